@@ -1,0 +1,47 @@
+// bench_shim.cpp — Google Benchmark over the C API: one benchmark per
+// (engine, N, threads), reporting placements per second.  The only C++ in
+// qcount; it calls libqcount exactly as the CLI does.
+#include <benchmark/benchmark.h>
+
+#include <thread>
+
+#include "qcount.h"
+
+static void BM_count(benchmark::State &state)
+{
+    const auto engine = static_cast<qc_engine_id>(state.range(0));
+    const int n = static_cast<int>(state.range(1));
+    const int threads = static_cast<int>(state.range(2));
+    qc_plan *plan = nullptr;
+    if (qc_plan_create(&plan, n, engine) != QC_OK) {
+        state.SkipWithError("plan not built");
+        return;
+    }
+    qc_run_options opts{threads, 1};
+    qc_result r{};
+    double placements = 0;
+    for (auto _ : state) {
+        qc_run(plan, &opts, &r);
+        placements += static_cast<double>(r.placements);
+        benchmark::DoNotOptimize(r.total);
+    }
+    state.counters["placements/s"] = benchmark::Counter(placements, benchmark::Counter::kIsRate);
+    state.counters["total"] = static_cast<double>(r.total);
+    state.SetLabel(qc_engine_name(engine));
+    qc_plan_free(plan);
+}
+
+// Arguments: engine, N, threads.  Threads go 1, 2, 4, ... up to the cores.
+static void engine_args(benchmark::internal::Benchmark *b)
+{
+    const int cores = qc_topology_cores();
+    for (int e = 0; e < QC_ENGINE_COUNT_; e++)
+        for (int n : {12, 14, 16, 17})
+            for (int t = 1; t <= cores; t *= 2)
+                b->Args({e, n, t});
+    b->ArgNames({"engine", "n", "threads"});
+}
+
+BENCHMARK(BM_count)->Apply(engine_args)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+BENCHMARK_MAIN();

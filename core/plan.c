@@ -1,0 +1,77 @@
+/*
+ * plan.c — the engine registry and the public qc_plan_* calls.  A plan is
+ * built once per (N, engine) and read-only afterwards, so any number of
+ * threads may count its units at once.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+
+static const qc_engine_ops *const engine_table[QC_ENGINE_COUNT_] = {
+    [QC_ENGINE_HALVING] = &qc_halving_ops,
+};
+
+const char *qc_engine_name(qc_engine_id engine)
+{
+    if ((unsigned)engine >= QC_ENGINE_COUNT_)
+        return NULL;
+    return engine_table[engine]->name;
+}
+
+int qc_engine_lookup(const char *name, qc_engine_id *out)
+{
+    for (int e = 0; e < QC_ENGINE_COUNT_; e++) {
+        if (name && strcmp(name, engine_table[e]->name) == 0) {
+            *out = (qc_engine_id)e;
+            return QC_OK;
+        }
+    }
+    return QC_EINVAL;
+}
+
+qc_engine_id qc_engine_default(void)
+{
+    return QC_ENGINE_HALVING;
+}
+
+int qc_plan_create(qc_plan **out, int n, qc_engine_id engine)
+{
+    *out = NULL;
+    if (n < QC_N_MIN || n > QC_N_MAX || (unsigned)engine >= QC_ENGINE_COUNT_)
+        return QC_EINVAL;
+    qc_plan *plan = calloc(1, sizeof *plan);
+    if (!plan)
+        return QC_ENOMEM;
+    plan->n = n;
+    plan->engine = engine;
+    plan->ops = engine_table[engine];
+    int rc = plan->ops->build(plan);
+    if (rc != QC_OK) {
+        free(plan);
+        return rc;
+    }
+    *out = plan;
+    return QC_OK;
+}
+
+void qc_plan_free(qc_plan *plan)
+{
+    if (!plan)
+        return;
+    plan->ops->release(plan);
+    free(plan);
+}
+
+int qc_plan_n(const qc_plan *plan) { return plan->n; }
+qc_engine_id qc_plan_engine(const qc_plan *plan) { return plan->engine; }
+size_t qc_plan_unit_count(const qc_plan *plan) { return plan->unit_count; }
+uint64_t qc_plan_fingerprint(const qc_plan *plan) { return plan->fingerprint; }
+
+void qc_plan_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
+{
+    out->solutions = 0;
+    out->placements = 0;
+    if (unit < plan->unit_count)
+        plan->ops->count_unit(plan, unit, out);
+}

@@ -1,0 +1,40 @@
+/*
+ * plan.h — what every engine provides to the plan: the internal side of
+ * qc_plan.  An engine fills in its units when the plan is built and counts
+ * one unit on request; the plan keeps the bookkeeping common to all.
+ */
+#ifndef QC_PLAN_H
+#define QC_PLAN_H
+
+#include "qcount.h"
+
+typedef struct qc_engine_ops {
+    const char *name;
+    /* Fills plan->units, plan->unit_count and plan->engine_data; returns
+     * QC_OK or an error.  plan->n is set before the call. */
+    int (*build)(qc_plan *plan);
+    void (*count_unit)(const qc_plan *plan, size_t unit, qc_tally *out);
+    void (*release)(qc_plan *plan);
+} qc_engine_ops;
+
+struct qc_plan {
+    int n;
+    qc_engine_id engine;
+    const qc_engine_ops *ops;
+    size_t unit_count;
+    uint64_t fingerprint;   /* set by the engine's build */
+    void *engine_data;      /* owned by the engine */
+};
+
+/* The engines' tables, one per file that implements an engine. */
+extern const qc_engine_ops qc_halving_ops;
+
+/* Fingerprint accumulation: mixes a 64-bit word into a running digest. */
+static inline uint64_t qc_fingerprint_mix(uint64_t h, uint64_t word)
+{
+    h ^= word + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    h *= 0xff51afd7ed558ccdULL;
+    return h ^ (h >> 33);
+}
+
+#endif

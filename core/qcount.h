@@ -1,0 +1,103 @@
+/*
+ * qcount.h — the public C API of libqcount, the N-Queens solution counter.
+ *
+ * The engine is split in two rooms.  core/ (qc_plan_*, qc_engine_*) is pure
+ * counting: it divides the board of size N into independent work units and
+ * counts any one of them, with no threads and no I/O.  threads/ (qc_run_*)
+ * schedules those units over cores and sums their tallies.  The CLI, the
+ * tests and the benchmarks all go through this header and nothing else.
+ */
+#ifndef QCOUNT_H
+#define QCOUNT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define QC_VERSION "0.1.0"
+
+/* Boards are bitmasks in 32-bit words, so N is at most 32.  Totals pass
+ * 2^64 from N=29 on, so every total is kept in 128 bits. */
+#define QC_N_MIN 1
+#define QC_N_MAX 32
+
+typedef unsigned __int128 qc_u128;
+
+/* Writes v in decimal into buf (at least 40 bytes); returns buf. */
+char *qc_u128_format(qc_u128 v, char *buf);
+
+/* Error codes returned by the API (0 is success). */
+enum {
+    QC_OK = 0,
+    QC_EINVAL = 1,  /* an argument is out of range */
+    QC_ENOMEM = 2,  /* an allocation failed */
+    QC_ESTOP = 3    /* a run was asked to stop before it finished */
+};
+
+/* ---- engines and plans (core/) ------------------------------------- */
+
+typedef enum qc_engine_id {
+    QC_ENGINE_HALVING = 0, /* mirror halving over a 2-4 row prefix split */
+    QC_ENGINE_COUNT_
+} qc_engine_id;
+
+/* The engine's short name ("halving", ...); NULL for an unknown id. */
+const char *qc_engine_name(qc_engine_id engine);
+/* Looks a name up; returns QC_OK and sets *out, or QC_EINVAL. */
+int qc_engine_lookup(const char *name, qc_engine_id *out);
+/* The engine used when none is asked for: the fastest one. */
+qc_engine_id qc_engine_default(void);
+
+/* What counting one work unit found.  solutions is already multiplied by
+ * the unit's symmetry weight; placements counts the queens the search put
+ * on the board (its nodes), the measure of work done. */
+typedef struct qc_tally {
+    qc_u128 solutions;
+    uint64_t placements;
+} qc_tally;
+
+/* A plan is one engine's division of an N-board into work units.  Units
+ * are numbered 0..units-1 in a fixed order, so the same (N, engine) always
+ * gives the same units: a ledger or a remote rank may name them by index. */
+typedef struct qc_plan qc_plan;
+
+int qc_plan_create(qc_plan **out, int n, qc_engine_id engine);
+void qc_plan_free(qc_plan *plan);
+int qc_plan_n(const qc_plan *plan);
+qc_engine_id qc_plan_engine(const qc_plan *plan);
+size_t qc_plan_unit_count(const qc_plan *plan);
+/* A 64-bit digest of the split (engine, N, depth and every unit's
+ * pre-placement): two plans with the same fingerprint have the same units. */
+uint64_t qc_plan_fingerprint(const qc_plan *plan);
+/* Counts unit `unit` (< qc_plan_unit_count) from scratch.  Pure: safe to
+ * call from many threads at once on the same plan. */
+void qc_plan_count_unit(const qc_plan *plan, size_t unit, qc_tally *out);
+
+/* ---- runs over threads (threads/) ---------------------------------- */
+
+typedef struct qc_run_options {
+    int threads;          /* 0: one per core of the machine (hwloc)        */
+    int bind;             /* nonzero: pin each thread to its own core      */
+} qc_run_options;
+
+typedef struct qc_result {
+    qc_u128 total;        /* solutions on the whole board                  */
+    qc_u128 placements;   /* queens placed by the search, all units        */
+    size_t units;         /* work units counted                            */
+    int threads;          /* threads that ran                              */
+    double seconds;       /* wall-clock time of the run                    */
+} qc_result;
+
+/* Cores of this machine as hwloc sees them (at least 1). */
+int qc_topology_cores(void);
+
+/* Counts every unit of plan over opts->threads threads; fills *result. */
+int qc_run(const qc_plan *plan, const qc_run_options *opts, qc_result *result);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

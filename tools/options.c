@@ -1,0 +1,115 @@
+/*
+ * options.c — getopt_long over qcount's options, strict number parsing.
+ * Every rejection names the offending word, so a one-line error says what
+ * to fix.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "options.h"
+
+const char qc_usage_text[] =
+    "Usage: qcount [OPTION]... N\n"
+    "Count the solutions of the N-Queens problem on an N x N board (1 <= N <= 32).\n"
+    "\n"
+    "  -t, --threads=K     count on K threads (default: one per core, from hwloc)\n"
+    "      --no-bind       do not pin threads to cores\n"
+    "  -e, --engine=NAME   counting engine: halving (default: the fastest)\n"
+    "  -j, --json          print one JSON object instead of the bare total\n"
+    "  -h, --help          show this help and exit\n"
+    "  -V, --version       show the version and exit\n"
+    "\n"
+    "The total goes to stdout alone on one line; errors go to stderr with exit\n"
+    "status 2.\n";
+
+enum { OPT_NO_BIND = 256 };
+
+static const struct option long_options[] = {
+    {"threads", required_argument, NULL, 't'},
+    {"no-bind", no_argument, NULL, OPT_NO_BIND},
+    {"engine", required_argument, NULL, 'e'},
+    {"json", no_argument, NULL, 'j'},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
+    {NULL, 0, NULL, 0},
+};
+
+int qc_parse_int(const char *s, long lo, long hi, long *out)
+{
+    if (!s || *s == '\0')
+        return -1;
+    long v = 0;
+    for (const char *p = s; *p; p++) {
+        if (*p < '0' || *p > '9')
+            return -1;
+        if (v > (hi - (*p - '0')) / 10)   /* would pass hi: stop before overflow */
+            return -1;
+        v = v * 10 + (*p - '0');
+    }
+    if (v < lo)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+#define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
+
+int qc_options_parse(int argc, char **argv, qc_options *opts, char *err, size_t errlen)
+{
+    memset(opts, 0, sizeof *opts);
+    opts->bind = 1;
+    opts->engine = qc_engine_default();
+    opterr = 0;       /* our own one-line messages, not getopt's */
+    optind = 0;       /* GNU: full re-initialisation, so we can parse twice */
+    long v;
+    int c;
+    while ((c = getopt_long(argc, argv, ":t:e:jhV", long_options, NULL)) != -1) {
+        switch (c) {
+        case 't':
+            if (qc_parse_int(optarg, 1, 4096, &v) != 0)
+                FAIL("invalid thread count '%s' (expected an integer from 1 to 4096)", optarg);
+            opts->threads = (int)v;
+            break;
+        case OPT_NO_BIND:
+            opts->bind = 0;
+            break;
+        case 'e':
+            if (qc_engine_lookup(optarg, &opts->engine) != QC_OK)
+                FAIL("unknown engine '%s' (see --help)", optarg);
+            break;
+        case 'j':
+            opts->json = 1;
+            break;
+        case 'h':
+            opts->action = QC_ACTION_HELP;
+            return 0;
+        case 'V':
+            opts->action = QC_ACTION_VERSION;
+            return 0;
+        case ':':
+            FAIL("option '%s' needs an argument", argv[optind - 1]);
+        default:
+            if (optopt)
+                FAIL("unknown option '-%c'", optopt);
+            FAIL("unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind >= argc)
+        FAIL("missing board size N (try 'qcount --help')");
+    if (argc - optind > 1)
+        FAIL("unexpected argument '%s' (only one board size N)", argv[optind + 1]);
+    const char *word = argv[optind];
+    if (qc_parse_int(word, QC_N_MIN, QC_N_MAX, &v) != 0) {
+        /* say which way it is wrong: not a number, or out of range */
+        const char *p = word;
+        while (*p >= '0' && *p <= '9')
+            p++;
+        if (*word == '\0' || *p != '\0')
+            FAIL("invalid board size '%s' (expected an integer from %d to %d)", word, QC_N_MIN, QC_N_MAX);
+        FAIL("board size '%s' out of range (expected %d to %d)", word, QC_N_MIN, QC_N_MAX);
+    }
+    opts->n = (int)v;
+    return 0;
+}

@@ -1,0 +1,35 @@
+/*
+ * options.h — the qcount command line, parsed into a plain struct.  The
+ * parser does no I/O: it returns an error message instead of printing it,
+ * so the program, the tests and a fuzzer all drive the same code.
+ */
+#ifndef QC_OPTIONS_H
+#define QC_OPTIONS_H
+
+#include "qcount.h"
+
+typedef enum qc_action {
+    QC_ACTION_COUNT = 0,
+    QC_ACTION_HELP,
+    QC_ACTION_VERSION
+} qc_action;
+
+typedef struct qc_options {
+    qc_action action;
+    int n;
+    int threads;          /* 0: hwloc's core count */
+    int bind;
+    int json;
+    qc_engine_id engine;
+} qc_options;
+
+/* Parses argv; returns 0, or -1 with a one-line message in err. */
+int qc_options_parse(int argc, char **argv, qc_options *opts, char *err, size_t errlen);
+
+/* Parses a decimal integer in [lo, hi] with nothing around it; returns 0,
+ * or -1 if s is empty, not a number, or out of range. */
+int qc_parse_int(const char *s, long lo, long hi, long *out);
+
+extern const char qc_usage_text[];
+
+#endif
