@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# install-deps.sh — installs qcount's build and test dependencies from
+# Debian 12 packages (run as root).  Does nothing when all are present.
+set -euo pipefail
+# clang + libomp-dev: the TSan build (LLVM's OpenMP runtime with Archer).
+packages=(build-essential cmake pkg-config libhwloc-dev libbenchmark-dev clang libomp-dev)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "install-deps: installing ${missing[*]}" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
