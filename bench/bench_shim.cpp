@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "qcount.h"
+#include "textbook.h"
 
 static void BM_count(benchmark::State &state)
 {
@@ -41,6 +42,24 @@ static void engine_args(benchmark::internal::Benchmark *b)
                 b->Args({e, n, t});
     b->ArgNames({"engine", "n", "threads"});
 }
+
+// The yardstick: a plain textbook halving counter, one thread (bench/textbook.c).
+static void BM_textbook(benchmark::State &state)
+{
+    const int n = static_cast<int>(state.range(0));
+    double placements = 0;
+    uint64_t total = 0;
+    for (auto _ : state) {
+        uint64_t placed = 0;
+        total = textbook_count(n, &placed);
+        placements += static_cast<double>(placed);
+        benchmark::DoNotOptimize(total);
+    }
+    state.counters["placements/s"] = benchmark::Counter(placements, benchmark::Counter::kIsRate);
+    state.counters["total"] = static_cast<double>(total);
+    state.SetLabel("textbook");
+}
+BENCHMARK(BM_textbook)->ArgName("n")->Arg(12)->Arg(14)->Arg(16)->Arg(17)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 BENCHMARK(BM_count)->Apply(engine_args)->UseRealTime()->Unit(benchmark::kMillisecond);
 

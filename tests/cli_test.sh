@@ -40,6 +40,7 @@ expect_count 92 -t1 8
 expect_count 724 --threads=2 --no-bind 10
 expect_count 724 --engine halving 10
 expect_count 14772512 16
+expect_count 95815104 17 --threads 2
 
 expect_error 'missing board size'
 expect_error "invalid board size 'abc'" abc

@@ -1,0 +1,12 @@
+/* textbook.h — the plain mirror-halving counter the benchmark measures against. */
+#ifndef QC_BENCH_TEXTBOOK_H
+#define QC_BENCH_TEXTBOOK_H
+#include <stdint.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+uint64_t textbook_count(int n, uint64_t *placements);
+#ifdef __cplusplus
+}
+#endif
+#endif
