@@ -35,14 +35,23 @@ typedef struct ef_data {
     ef_unit *units;
 } ef_data;
 
-/* The rows a unit's search fills, in order, and what is fixed on each:
- * block[i] has a bit for every square of the i-th free row that is off the
- * board, in a pre-placed queen's column, or attacked by a pre-placed queen;
- * shift[i] is the distance from the i-th free row to the next. */
+/* The rows a unit's search fills, in search order ([middle-out order]),
+ * and what is fixed on each: block[i] has a bit for every square of the
+ * i-th row searched that is off the board, in a pre-placed queen's column,
+ * or attacked by a pre-placed queen; up[i] and down[i] are the shifts that
+ * bring that row's diagonals to bit 0 of the diagonal masks (row, n-1-row).
+ *
+ * [middle-out order]  Rows are not filled top-down.  The search starts in
+ * the middle row, fills the rows below it in turn down to the bottom, then
+ * those above it from the middle up to the top.  The fixed queens of the
+ * last row and the side columns then prune the first sweep early, and the
+ * second sweep runs into the first row's queen: N=16 visits 210 M
+ * placements this way against 338 M top-down (measured; mid-out both ways
+ * alternately 260 M, bottom-up first 335 M). */
 typedef struct ef_rows {
     int levels;
     uint32_t block[QC_N_MAX];
-    int shift[QC_N_MAX];
+    uint8_t up[QC_N_MAX], down[QC_N_MAX];
 } ef_rows;
 
 static void ef_rows_build(int n, qcs_constellation k, ef_rows *rows)
@@ -53,42 +62,50 @@ static void ef_rows_build(int n, qcs_constellation k, ef_rows *rows)
     for (int i = 0; i < q; i++)
         fixed_cols |= 1u << qc[i];
     const uint32_t outside = ~qck_full_mask(n);
-    int levels = 0, prev = -1;
-    for (int r = 1; r < n - 1; r++) {
-        if (r == k.left || r == k.right)
-            continue;
+    int free_rows[QC_N_MAX], count = 0;
+    for (int r = 1; r < n - 1; r++)
+        if (r != k.left && r != k.right)
+            free_rows[count++] = r;
+    const int middle = count / 2;
+    for (int i = 0; i < count; i++) {
+        /* [middle-out order]: middle..last ascending, then middle-1..0 */
+        int r = i < count - middle ? free_rows[middle + i] : free_rows[count - 1 - i];
         uint32_t b = outside | fixed_cols;
-        for (int i = 0; i < q; i++) {
-            int dist = r > qr[i] ? r - qr[i] : qr[i] - r;
-            if (qc[i] + dist < n)
-                b |= 1u << (qc[i] + dist);
-            if (qc[i] - dist >= 0)
-                b |= 1u << (qc[i] - dist);
+        for (int j = 0; j < q; j++) {
+            int dist = r > qr[j] ? r - qr[j] : qr[j] - r;
+            if (qc[j] + dist < n)
+                b |= 1u << (qc[j] + dist);
+            if (qc[j] - dist >= 0)
+                b |= 1u << (qc[j] - dist);
         }
-        if (prev >= 0)
-            rows->shift[levels - 1] = r - prev;
-        rows->block[levels++] = b;
-        prev = r;
+        rows->block[i] = b;
+        rows->up[i] = (uint8_t)r;
+        rows->down[i] = (uint8_t)(n - 1 - r);
     }
-    rows->levels = levels;
-    if (levels > 0)
-        rows->shift[levels - 1] = 0;
+    rows->levels = count;
 }
 
-/* [two-row finish] The last two free rows (i, then j = i + s rows below)
- * without a branch.  F1 = free squares of row i, F2 = free squares of row j
- * given the queens above row i only.  A queen x in F1 and a queen y in F2
- * clash exactly when y = x (column) or y = x +- s (diagonals), three
- * disjoint cases, so the pairs that finish the board number
+/* [absolute diagonals]  Rows are visited out of order, so diagonals are
+ * not shifted row to row: a queen on (r, c) sets bit r+c of `anti` and bit
+ * c-r+n-1 of `main` (64-bit: 2n-1 diagonals), and row r reads its attacked
+ * columns as anti >> r and main >> (n-1-r). */
+static inline uint32_t ef_free(uint32_t cols, uint64_t anti, uint64_t main,
+                               const ef_rows *rows, int level)
+{
+    return ~(cols | (uint32_t)(anti >> rows->up[level]) |
+             (uint32_t)(main >> rows->down[level]) | rows->block[level]);
+}
+
+/* [two-row finish] The last two rows searched (levels i, j = i+1, s rows
+ * apart) without a branch.  F1 = free squares of row i, F2 = free squares
+ * of row j given the queens placed before row i.  A queen x in F1 and a
+ * queen y in F2 clash exactly when y = x (column) or y = x +- s
+ * (diagonals), three disjoint cases, so the pairs that finish the board are
  *   |F1|*|F2| - |F1 & F2| - |(F1 << s) & F2| - |(F1 >> s) & F2|.
  * The queens of row i are counted as placements, and so are the last-row
  * queens (one per solution), as in the other kernels. */
-static inline uint64_t ef_finish2(uint32_t cols, uint32_t dl, uint32_t dr,
-                                  uint32_t block_i, uint32_t block_j, int s,
-                                  uint64_t *placed)
+static inline uint64_t ef_finish2(uint32_t f1, uint32_t f2, int s, uint64_t *placed)
 {
-    uint32_t f1 = ~(cols | dl | dr | block_i);
-    uint32_t f2 = ~(cols | (dl << s) | (dr >> s) | block_j);
     uint64_t n1 = (uint64_t)__builtin_popcount(f1);
     uint64_t pairs = n1 * (uint64_t)__builtin_popcount(f2)
                    - (uint64_t)__builtin_popcount(f1 & f2)
@@ -102,33 +119,35 @@ static inline uint64_t ef_finish2(uint32_t cols, uint32_t dl, uint32_t dr,
 static uint64_t ef_count(const ef_rows *rows, uint64_t *placements)
 {
     const int levels = rows->levels;
-    const uint32_t *block = rows->block;
-    const int *shift = rows->shift;
     uint64_t placed = 0;
     if (levels == 0)
         return 1;
     if (levels == 1) {
-        uint64_t c = (uint64_t)__builtin_popcount(~block[0]);
+        uint64_t c = (uint64_t)__builtin_popcount(~rows->block[0]);
         *placements += c;
         return c;
     }
+    const int li = levels - 2, lj = levels - 1;
+    const int s_ij = rows->up[li] > rows->up[lj] ? rows->up[li] - rows->up[lj]
+                                                 : rows->up[lj] - rows->up[li];
     if (levels == 2) {
-        uint64_t c = ef_finish2(0, 0, 0, block[0], block[1], shift[0], &placed);
+        uint64_t c = ef_finish2(ef_free(0, 0, 0, rows, li), ef_free(0, 0, 0, rows, lj),
+                                s_ij, &placed);
         *placements += placed;
         return c;
     }
 
-    /* Level d (0 <= d <= last) holds the masks of free row d from the
-     * queens above it and the squares of row d still to try; a queen on
-     * row `last` leaves two rows for [two-row finish]. */
-    uint32_t cols[QC_N_MAX], diag_l[QC_N_MAX], diag_r[QC_N_MAX], todo[QC_N_MAX];
+    /* Level d (0 <= d <= last) holds the board before row d and the
+     * squares of row d still to try; a queen on row `last` leaves two rows
+     * for [two-row finish]. */
+    uint32_t cols[QC_N_MAX], todo[QC_N_MAX];
+    uint64_t anti[QC_N_MAX], main[QC_N_MAX];
     const int last = levels - 3;
-    const uint32_t block_i = block[levels - 2], block_j = block[levels - 1];
-    const int s_ij = shift[levels - 2];
     uint64_t solutions = 0;
     int d = 0;
-    cols[0] = diag_l[0] = diag_r[0] = 0;
-    todo[0] = ~block[0];
+    cols[0] = 0;
+    anti[0] = main[0] = 0;
+    todo[0] = ef_free(0, 0, 0, rows, 0);
     for (;;) {
         uint32_t t = todo[d];
         if (t == 0) {                       /* row exhausted: back up      */
@@ -138,20 +157,20 @@ static uint64_t ef_count(const ef_rows *rows, uint64_t *placements)
         }
         uint32_t bit = t & -t;              /* lowest free square          */
         todo[d] = t & (t - 1);
-        int s = shift[d];                   /* skip pre-placed rows        */
-        uint32_t c = cols[d] | bit;
-        uint32_t l = (diag_l[d] | bit) << s;
-        uint32_t r = (diag_r[d] | bit) >> s;
+        uint32_t c = cols[d] | bit;         /* [absolute diagonals]        */
+        uint64_t a = anti[d] | (uint64_t)bit << rows->up[d];
+        uint64_t m = main[d] | (uint64_t)bit << rows->down[d];
         placed++;
         if (d == last) {
-            solutions += ef_finish2(c, l, r, block_i, block_j, s_ij, &placed);
+            solutions += ef_finish2(ef_free(c, a, m, rows, li), ef_free(c, a, m, rows, lj),
+                                    s_ij, &placed);
             continue;
         }
         d++;
         cols[d] = c;
-        diag_l[d] = l;
-        diag_r[d] = r;
-        todo[d] = ~(c | l | r | block[d]);  /* [fixed row masks]           */
+        anti[d] = a;
+        main[d] = m;
+        todo[d] = ef_free(c, a, m, rows, d);
     }
     *placements += placed;
     return solutions;
