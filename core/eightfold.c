@@ -170,7 +170,9 @@ static uint64_t ef_count(const ef_rows *rows, uint64_t *placements)
         cols[d] = c;
         anti[d] = a;
         main[d] = m;
-        todo[d] = ef_free(c, a, m, rows, d);
+        /* [look-ahead] row d+1 already blocked: nothing to try on row d */
+        uint32_t ahead = ef_free(c, a, m, rows, d + 1);
+        todo[d] = ahead ? ef_free(c, a, m, rows, d) : 0;
     }
     *placements += placed;
     return solutions;
