@@ -50,8 +50,10 @@ typedef struct ef_data {
  * alternately 260 M, bottom-up first 335 M). */
 typedef struct ef_rows {
     int levels;
-    uint32_t block[QC_N_MAX];
-    uint8_t up[QC_N_MAX], down[QC_N_MAX];
+    /* two levels of padding past the last row: all blocked, so that a
+     * look-ahead past the end reads "no free square" */
+    uint32_t block[QC_N_MAX + 2];
+    uint8_t up[QC_N_MAX + 2], down[QC_N_MAX + 2];
 } ef_rows;
 
 static void ef_rows_build(int n, qcs_constellation k, ef_rows *rows)
@@ -83,6 +85,10 @@ static void ef_rows_build(int n, qcs_constellation k, ef_rows *rows)
         rows->down[i] = (uint8_t)(n - 1 - r);
     }
     rows->levels = count;
+    for (int i = count; i < count + 2; i++) {
+        rows->block[i] = ~0u;
+        rows->up[i] = rows->down[i] = 0;
+    }
 }
 
 /* [absolute diagonals]  Rows are visited out of order, so diagonals are
@@ -115,8 +121,9 @@ static inline uint64_t ef_finish2(uint32_t f1, uint32_t f2, int s, uint64_t *pla
     return pairs;
 }
 
-/* Completions of the interior given the fixed rows. */
-static uint64_t ef_count(const ef_rows *rows, uint64_t *placements)
+/* Completions of the interior given the fixed rows: the plain loop, for
+ * the few units with less than EF_LANE_MIN_LEVELS rows to fill. */
+static uint64_t ef_count_plain(const ef_rows *rows, uint64_t *placements)
 {
     const int levels = rows->levels;
     uint64_t placed = 0;
@@ -174,6 +181,157 @@ static uint64_t ef_count(const ef_rows *rows, uint64_t *placements)
         uint32_t ahead = ef_free(c, a, m, rows, d + 1);
         todo[d] = ahead ? ef_free(c, a, m, rows, d) : 0;
     }
+    *placements += placed;
+    return solutions;
+}
+
+/* ---- the interleaved kernel ------------------------------------------
+ *
+ * Each step of a plain backtracker ends in a branch the predictor cannot
+ * learn (descend, try the next square, or back up), and that misprediction
+ * is most of the cost of a placement.  Here a step is branch-free and
+ * always places exactly one queen:
+ *   [live levels]  each lane keeps a bitmask of the levels that still have
+ *                  squares to try; after a placement the next level to work
+ *                  on is the highest live one (one lzcnt), so backing up
+ *                  costs no step of its own and no branch;
+ *   [look-ahead]   a child whose next row is already blocked gets nothing
+ *                  to try (a cmov, not a branch);
+ *   [last-row popcount] a queen on the next-to-last row adds the free
+ *                  squares of the last row as solutions (a cmov);
+ *   [lanes]        EF_LANES independent searches (subtrees of one unit,
+ *                  seeded by its first two rows) advance in turn, so the
+ *                  dependency chain of one (load, blsr, lzcnt, load) hides
+ *                  behind the work of the others.
+ * A lane whose subtree is done takes the next seed: the one branch left
+ * that is taken, once per subtree. */
+
+#define EF_LANES 4
+#define EF_SEED_LEVELS 2      /* lanes start below the first two rows     */
+#define EF_LANE_MIN_LEVELS 4  /* fewer rows: ef_count_plain              */
+
+typedef struct ef_lane {
+    uint32_t live;            /* [live levels]: bit d = level d has squares left */
+    int d;                    /* highest live level, -1 when done          */
+    uint32_t todo[QC_N_MAX + 2], cols[QC_N_MAX + 2];
+    uint64_t anti[QC_N_MAX + 2], main[QC_N_MAX + 2];
+} ef_lane;
+
+typedef struct ef_seed {
+    uint32_t cols, todo;      /* the board after two rows, and the squares */
+    uint64_t anti, main;      /* of the third row to try                   */
+} ef_seed;
+
+/* All boards of the first EF_SEED_LEVELS rows that leave something to try
+ * on the next; counts their queens in *placed.  Returns how many. */
+static size_t ef_seeds(const ef_rows *rows, ef_seed *out, uint64_t *placed)
+{
+    size_t count = 0;
+    uint32_t t0 = ef_free(0, 0, 0, rows, 0);
+    while (t0) {
+        uint32_t b0 = t0 & -t0;
+        t0 &= t0 - 1;
+        (*placed)++;
+        uint32_t c0 = b0;
+        uint64_t a0 = (uint64_t)b0 << rows->up[0], m0 = (uint64_t)b0 << rows->down[0];
+        uint32_t t1 = ef_free(c0, a0, m0, rows, 2) ? ef_free(c0, a0, m0, rows, 1) : 0;
+        while (t1) {
+            uint32_t b1 = t1 & -t1;
+            t1 &= t1 - 1;
+            (*placed)++;
+            ef_seed s;
+            s.cols = c0 | b1;
+            s.anti = a0 | (uint64_t)b1 << rows->up[1];
+            s.main = m0 | (uint64_t)b1 << rows->down[1];
+            s.todo = ef_free(s.cols, s.anti, s.main, rows, 3)
+                   ? ef_free(s.cols, s.anti, s.main, rows, 2) : 0;
+            if (s.todo)
+                out[count++] = s;
+        }
+    }
+    return count;
+}
+
+static inline void ef_lane_load(ef_lane *ln, const ef_seed *s)
+{
+    const int d = EF_SEED_LEVELS;
+    ln->cols[d] = s->cols;
+    ln->anti[d] = s->anti;
+    ln->main[d] = s->main;
+    ln->todo[d] = s->todo;
+    ln->live = 1u << d;
+    ln->d = d;
+}
+
+/* One placement in one lane, without a branch.  `last` is the level of
+ * the next-to-last row. */
+static inline void ef_step(ef_lane *ln, const ef_rows *rows, int last,
+                           uint64_t *solutions, uint64_t *placed)
+{
+    const int d = ln->d;
+    const uint32_t t = ln->todo[d];         /* nonzero: d is live          */
+    const uint32_t bit = t & -t;            /* lowest free square          */
+    const uint32_t rest = t & (t - 1);
+    ln->todo[d] = rest;
+    const uint32_t c = ln->cols[d] | bit;
+    const uint64_t a = ln->anti[d] | (uint64_t)bit << rows->up[d];
+    const uint64_t m = ln->main[d] | (uint64_t)bit << rows->down[d];
+    const uint32_t f = ef_free(c, a, m, rows, d + 1);
+    const uint32_t g = ef_free(c, a, m, rows, d + 2);     /* [look-ahead] */
+    /* masks rather than ?: so that the compiler emits no branch */
+    const uint32_t leaves = (uint32_t)__builtin_popcount(f) & -(uint32_t)(d == last);
+    *solutions += leaves;                   /* [last-row popcount]         */
+    *placed += 1 + leaves;
+    const uint32_t child = f & -(uint32_t)(g != 0);  /* 0 on `last`: padding */
+    ln->cols[d + 1] = c;
+    ln->anti[d + 1] = a;
+    ln->main[d + 1] = m;
+    ln->todo[d + 1] = child;
+    uint32_t live = ln->live ^ (uint32_t)(rest == 0) << d;   /* [live levels] */
+    live |= (uint32_t)(child != 0) << (d + 1);
+    ln->live = live;
+    ln->d = 30 - __builtin_clz(live << 1 | 1);   /* highest live, or -1   */
+}
+
+static uint64_t ef_count(const ef_rows *rows, uint64_t *placements)
+{
+    if (rows->levels < EF_LANE_MIN_LEVELS)
+        return ef_count_plain(rows, placements);
+    ef_seed seeds[QC_N_MAX * QC_N_MAX];
+    uint64_t solutions = 0, placed = 0;
+    const size_t seed_count = ef_seeds(rows, seeds, &placed);
+    const int last = rows->levels - 2;
+    ef_lane lanes[EF_LANES];
+    size_t next = 0;
+    int j;
+    for (j = 0; j < EF_LANES; j++) {
+        lanes[j].live = 0;
+        lanes[j].d = -1;
+    }
+    for (j = 0; j < EF_LANES && next < seed_count; j++)
+        ef_lane_load(&lanes[j], &seeds[next++]);
+    if (j == EF_LANES) {
+        /* all lanes busy: step them in turn, refill the ones that finish */
+        for (;;) {
+            uint32_t done = 0;
+            for (int k = 0; k < EF_LANES; k++) {
+                ef_step(&lanes[k], rows, last, &solutions, &placed);
+                done |= (uint32_t)(lanes[k].live == 0) << k;
+            }
+            if (done) {
+                while (done && next < seed_count) {
+                    ef_lane_load(&lanes[__builtin_ctz(done)], &seeds[next++]);
+                    done &= done - 1;
+                }
+                if (done)
+                    break;
+            }
+        }
+    }
+    /* the tail: what is left in each lane, one lane at a time */
+    for (int k = 0; k < EF_LANES; k++)
+        while (lanes[k].live)
+            ef_step(&lanes[k], rows, last, &solutions, &placed);
     *placements += placed;
     return solutions;
 }
