@@ -48,12 +48,16 @@ typedef struct ef_data {
  * second sweep runs into the first row's queen: N=16 visits 210 M
  * placements this way against 338 M top-down (measured; mid-out both ways
  * alternately 260 M, bottom-up first 335 M). */
+typedef struct ef_level {
+    uint32_t block;
+    uint8_t up, down;         /* row, n-1-row */
+} ef_level;
+
 typedef struct ef_rows {
     int levels;
     /* two levels of padding past the last row: all blocked, so that a
      * look-ahead past the end reads "no free square" */
-    uint32_t block[QC_N_MAX + 2];
-    uint8_t up[QC_N_MAX + 2], down[QC_N_MAX + 2];
+    ef_level lv[QC_N_MAX + 2];
 } ef_rows;
 
 static void ef_rows_build(int n, qcs_constellation k, ef_rows *rows)
@@ -80,14 +84,14 @@ static void ef_rows_build(int n, qcs_constellation k, ef_rows *rows)
             if (qc[j] - dist >= 0)
                 b |= 1u << (qc[j] - dist);
         }
-        rows->block[i] = b;
-        rows->up[i] = (uint8_t)r;
-        rows->down[i] = (uint8_t)(n - 1 - r);
+        rows->lv[i].block = b;
+        rows->lv[i].up = (uint8_t)r;
+        rows->lv[i].down = (uint8_t)(n - 1 - r);
     }
     rows->levels = count;
     for (int i = count; i < count + 2; i++) {
-        rows->block[i] = ~0u;
-        rows->up[i] = rows->down[i] = 0;
+        rows->lv[i].block = ~0u;
+        rows->lv[i].up = rows->lv[i].down = 0;
     }
 }
 
@@ -95,11 +99,16 @@ static void ef_rows_build(int n, qcs_constellation k, ef_rows *rows)
  * not shifted row to row: a queen on (r, c) sets bit r+c of `anti` and bit
  * c-r+n-1 of `main` (64-bit: 2n-1 diagonals), and row r reads its attacked
  * columns as anti >> r and main >> (n-1-r). */
+static inline uint32_t ef_free_at(uint32_t cols, uint64_t anti, uint64_t main,
+                                  const ef_level *lv)
+{
+    return ~(cols | (uint32_t)(anti >> lv->up) | (uint32_t)(main >> lv->down) | lv->block);
+}
+
 static inline uint32_t ef_free(uint32_t cols, uint64_t anti, uint64_t main,
                                const ef_rows *rows, int level)
 {
-    return ~(cols | (uint32_t)(anti >> rows->up[level]) |
-             (uint32_t)(main >> rows->down[level]) | rows->block[level]);
+    return ef_free_at(cols, anti, main, &rows->lv[level]);
 }
 
 /* [two-row finish] The last two rows searched (levels i, j = i+1, s rows
@@ -130,13 +139,13 @@ static uint64_t ef_count_plain(const ef_rows *rows, uint64_t *placements)
     if (levels == 0)
         return 1;
     if (levels == 1) {
-        uint64_t c = (uint64_t)__builtin_popcount(~rows->block[0]);
+        uint64_t c = (uint64_t)__builtin_popcount(~rows->lv[0].block);
         *placements += c;
         return c;
     }
     const int li = levels - 2, lj = levels - 1;
-    const int s_ij = rows->up[li] > rows->up[lj] ? rows->up[li] - rows->up[lj]
-                                                 : rows->up[lj] - rows->up[li];
+    const int s_ij = rows->lv[li].up > rows->lv[lj].up ? rows->lv[li].up - rows->lv[lj].up
+                                                       : rows->lv[lj].up - rows->lv[li].up;
     if (levels == 2) {
         uint64_t c = ef_finish2(ef_free(0, 0, 0, rows, li), ef_free(0, 0, 0, rows, lj),
                                 s_ij, &placed);
@@ -165,8 +174,8 @@ static uint64_t ef_count_plain(const ef_rows *rows, uint64_t *placements)
         uint32_t bit = t & -t;              /* lowest free square          */
         todo[d] = t & (t - 1);
         uint32_t c = cols[d] | bit;         /* [absolute diagonals]        */
-        uint64_t a = anti[d] | (uint64_t)bit << rows->up[d];
-        uint64_t m = main[d] | (uint64_t)bit << rows->down[d];
+        uint64_t a = anti[d] | (uint64_t)bit << rows->lv[d].up;
+        uint64_t m = main[d] | (uint64_t)bit << rows->lv[d].down;
         placed++;
         if (d == last) {
             solutions += ef_finish2(ef_free(c, a, m, rows, li), ef_free(c, a, m, rows, lj),
@@ -206,15 +215,23 @@ static uint64_t ef_count_plain(const ef_rows *rows, uint64_t *placements)
  * A lane whose subtree is done takes the next seed: the one branch left
  * that is taken, once per subtree. */
 
+#ifndef EF_LANES
 #define EF_LANES 4
+#endif
 #define EF_SEED_LEVELS 2      /* lanes start below the first two rows     */
 #define EF_LANE_MIN_LEVELS 4  /* fewer rows: ef_count_plain              */
+
+/* One level of a lane's stack: the board before that level's row, and the
+ * squares of the row still to try. */
+typedef struct ef_frame {
+    uint32_t todo, cols;
+    uint64_t anti, main;
+} ef_frame;
 
 typedef struct ef_lane {
     uint32_t live;            /* [live levels]: bit d = level d has squares left */
     int d;                    /* highest live level, -1 when done          */
-    uint32_t todo[QC_N_MAX + 2], cols[QC_N_MAX + 2];
-    uint64_t anti[QC_N_MAX + 2], main[QC_N_MAX + 2];
+    ef_frame f[QC_N_MAX + 2];
 } ef_lane;
 
 typedef struct ef_seed {
@@ -233,7 +250,7 @@ static size_t ef_seeds(const ef_rows *rows, ef_seed *out, uint64_t *placed)
         t0 &= t0 - 1;
         (*placed)++;
         uint32_t c0 = b0;
-        uint64_t a0 = (uint64_t)b0 << rows->up[0], m0 = (uint64_t)b0 << rows->down[0];
+        uint64_t a0 = (uint64_t)b0 << rows->lv[0].up, m0 = (uint64_t)b0 << rows->lv[0].down;
         uint32_t t1 = ef_free(c0, a0, m0, rows, 2) ? ef_free(c0, a0, m0, rows, 1) : 0;
         while (t1) {
             uint32_t b1 = t1 & -t1;
@@ -241,8 +258,8 @@ static size_t ef_seeds(const ef_rows *rows, ef_seed *out, uint64_t *placed)
             (*placed)++;
             ef_seed s;
             s.cols = c0 | b1;
-            s.anti = a0 | (uint64_t)b1 << rows->up[1];
-            s.main = m0 | (uint64_t)b1 << rows->down[1];
+            s.anti = a0 | (uint64_t)b1 << rows->lv[1].up;
+            s.main = m0 | (uint64_t)b1 << rows->lv[1].down;
             s.todo = ef_free(s.cols, s.anti, s.main, rows, 3)
                    ? ef_free(s.cols, s.anti, s.main, rows, 2) : 0;
             if (s.todo)
@@ -255,38 +272,36 @@ static size_t ef_seeds(const ef_rows *rows, ef_seed *out, uint64_t *placed)
 static inline void ef_lane_load(ef_lane *ln, const ef_seed *s)
 {
     const int d = EF_SEED_LEVELS;
-    ln->cols[d] = s->cols;
-    ln->anti[d] = s->anti;
-    ln->main[d] = s->main;
-    ln->todo[d] = s->todo;
+    ln->f[d].cols = s->cols;
+    ln->f[d].anti = s->anti;
+    ln->f[d].main = s->main;
+    ln->f[d].todo = s->todo;
     ln->live = 1u << d;
     ln->d = d;
 }
 
-/* One placement in one lane, without a branch.  `last` is the level of
- * the next-to-last row. */
-static inline void ef_step(ef_lane *ln, const ef_rows *rows, int last,
-                           uint64_t *solutions, uint64_t *placed)
+/* One placement in one lane, without a branch; adds the last-row squares
+ * to *solutions when the queen went on `last`, the next-to-last row. */
+static inline void ef_step(ef_lane *ln, const ef_level *lv, int last, uint64_t *solutions)
 {
     const int d = ln->d;
-    const uint32_t t = ln->todo[d];         /* nonzero: d is live          */
+    ef_frame *fr = &ln->f[d];
+    const uint32_t t = fr->todo;            /* nonzero: d is live          */
     const uint32_t bit = t & -t;            /* lowest free square          */
     const uint32_t rest = t & (t - 1);
-    ln->todo[d] = rest;
-    const uint32_t c = ln->cols[d] | bit;
-    const uint64_t a = ln->anti[d] | (uint64_t)bit << rows->up[d];
-    const uint64_t m = ln->main[d] | (uint64_t)bit << rows->down[d];
-    const uint32_t f = ef_free(c, a, m, rows, d + 1);
-    const uint32_t g = ef_free(c, a, m, rows, d + 2);     /* [look-ahead] */
+    fr->todo = rest;
+    const uint32_t c = fr->cols | bit;
+    const uint64_t a = fr->anti | (uint64_t)bit << lv[d].up;
+    const uint64_t m = fr->main | (uint64_t)bit << lv[d].down;
+    const uint32_t f = ef_free_at(c, a, m, &lv[d + 1]);
+    const uint32_t g = ef_free_at(c, a, m, &lv[d + 2]);    /* [look-ahead] */
     /* masks rather than ?: so that the compiler emits no branch */
-    const uint32_t leaves = (uint32_t)__builtin_popcount(f) & -(uint32_t)(d == last);
-    *solutions += leaves;                   /* [last-row popcount]         */
-    *placed += 1 + leaves;
+    *solutions += (uint32_t)__builtin_popcount(f) & -(uint32_t)(d == last);
     const uint32_t child = f & -(uint32_t)(g != 0);  /* 0 on `last`: padding */
-    ln->cols[d + 1] = c;
-    ln->anti[d + 1] = a;
-    ln->main[d + 1] = m;
-    ln->todo[d + 1] = child;
+    fr[1].cols = c;
+    fr[1].anti = a;
+    fr[1].main = m;
+    fr[1].todo = child;
     uint32_t live = ln->live ^ (uint32_t)(rest == 0) << d;   /* [live levels] */
     live |= (uint32_t)(child != 0) << (d + 1);
     ln->live = live;
@@ -298,9 +313,10 @@ static uint64_t ef_count(const ef_rows *rows, uint64_t *placements)
     if (rows->levels < EF_LANE_MIN_LEVELS)
         return ef_count_plain(rows, placements);
     ef_seed seeds[QC_N_MAX * QC_N_MAX];
-    uint64_t solutions = 0, placed = 0;
+    uint64_t solutions = 0, placed = 0, steps = 0;
     const size_t seed_count = ef_seeds(rows, seeds, &placed);
     const int last = rows->levels - 2;
+    const ef_level *lv = rows->lv;
     ef_lane lanes[EF_LANES];
     size_t next = 0;
     int j;
@@ -313,26 +329,30 @@ static uint64_t ef_count(const ef_rows *rows, uint64_t *placements)
     if (j == EF_LANES) {
         /* all lanes busy: step them in turn, refill the ones that finish */
         for (;;) {
-            uint32_t done = 0;
+            #pragma GCC unroll 8
+            for (int k = 0; k < EF_LANES; k++)
+                ef_step(&lanes[k], lv, last, &solutions);
+            steps += EF_LANES;
+            int starved = 0;
+            #pragma GCC unroll 8
             for (int k = 0; k < EF_LANES; k++) {
-                ef_step(&lanes[k], rows, last, &solutions, &placed);
-                done |= (uint32_t)(lanes[k].live == 0) << k;
-            }
-            if (done) {
-                while (done && next < seed_count) {
-                    ef_lane_load(&lanes[__builtin_ctz(done)], &seeds[next++]);
-                    done &= done - 1;
+                if (__builtin_expect(lanes[k].live == 0, 0)) {   /* once a subtree */
+                    if (next < seed_count)
+                        ef_lane_load(&lanes[k], &seeds[next++]);
+                    else
+                        starved = 1;
                 }
-                if (done)
-                    break;
             }
+            if (starved)
+                break;
         }
     }
     /* the tail: what is left in each lane, one lane at a time */
     for (int k = 0; k < EF_LANES; k++)
-        while (lanes[k].live)
-            ef_step(&lanes[k], rows, last, &solutions, &placed);
-    *placements += placed;
+        for (; lanes[k].live; steps++)
+            ef_step(&lanes[k], lv, last, &solutions);
+    /* every step placed one queen; each solution is one more on the last row */
+    *placements += placed + steps + solutions;
     return solutions;
 }
 
