@@ -8,17 +8,24 @@
  * only the canonical one of each orbit under the dihedral group is kept and
  * its completions count |orbit| = 2, 4 or 8 times (symmetry.c proves it;
  * the self-symmetric constellations, with orbits of 2 and 4, are the trap).
- * About N^4/8 units less the attacking ones: ~1.9k at N=12, ~5k at N=16,
- * ~75k at N=27 — fine-grained enough for dynamic scheduling.  Units are
- * numbered in the order (top, bottom, left, right) ascending, and the
- * fingerprint digests every unit's constellation and weight.
+ * Somewhat under N^4/8 units (the attacking ones drop out): 730 at N=12,
+ * 3206 at N=16, 9522 at N=20, 38604 at N=27 — fine-grained enough for
+ * dynamic scheduling.  Units are numbered in the order (top, bottom, left,
+ * right) ascending, and the fingerprint digests every unit's constellation
+ * and weight.
  *
- * The search (ef_count) fills the interior rows top-down, skipping the rows
- * of the pre-placed left/right queens; the four pre-placed queens never
- * move, so their attacks on every interior row are one precomputed mask per
- * row ([fixed row masks]).  Small N needs no special case: N=1 is the one
- * constellation (0,0,0,0), fixed by all 8 symmetries (class size 1), and
- * N=2, 3 have no legal constellation.
+ * The search of a unit fills the interior rows, skipping the rows of the
+ * pre-placed left/right queens; the pre-placed queens never move, so their
+ * attacks on every interior row are one precomputed mask per row.  Rows go
+ * in [middle-out order] (ef_rows_build), diagonals are [absolute diagonals]
+ * (ef_free), and the loop is the branch-free interleaved kernel (ef_step,
+ * ef_count).  Small N needs no special case: N=1 is the one constellation
+ * (0,0,0,0), fixed by all 8 symmetries (class size 1); N=2, 3 have no
+ * legal constellation; units with fewer than 4 rows to fill (N <= 7 only)
+ * take the plain loop, ef_count_plain.
+ *
+ * Measured at N=16, one thread, CPU time, same run (tools in the README):
+ * 172 M placements (halving: 571 M), 0.82 s against halving's 3.7 s.
  */
 #include <stdlib.h>
 
