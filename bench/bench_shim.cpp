@@ -63,4 +63,24 @@ BENCHMARK(BM_textbook)->ArgName("n")->Arg(12)->Arg(14)->Arg(16)->Arg(17)->UseRea
 
 BENCHMARK(BM_count)->Apply(engine_args)->UseRealTime()->Unit(benchmark::kMillisecond);
 
+// The searches behind --unique (solutions fixed by a quarter / half turn):
+// one thread, to set against BM_count's time for the same N.
+static void BM_symmetric(benchmark::State &state)
+{
+    const int n = static_cast<int>(state.range(0));
+    qc_u128 r90 = 0, r180 = 0;
+    uint64_t placements = 0;
+    double total_placements = 0;
+    for (auto _ : state) {
+        placements = 0;
+        qc_symmetric_counts(n, &r90, &r180, &placements);
+        total_placements += static_cast<double>(placements);
+        benchmark::DoNotOptimize(r180);
+    }
+    state.counters["placements/s"] = benchmark::Counter(total_placements, benchmark::Counter::kIsRate);
+    state.counters["r90"] = static_cast<double>(r90);
+    state.counters["r180"] = static_cast<double>(r180);
+}
+BENCHMARK(BM_symmetric)->ArgName("n")->DenseRange(16, 20, 2)->Unit(benchmark::kMillisecond);
+
 BENCHMARK_MAIN();

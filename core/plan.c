@@ -10,6 +10,7 @@
 
 static const qc_engine_ops *const engine_table[QC_ENGINE_COUNT_] = {
     [QC_ENGINE_HALVING] = &qc_halving_ops,
+    [QC_ENGINE_EIGHTFOLD] = &qc_eightfold_ops,
 };
 
 const char *qc_engine_name(qc_engine_id engine)
@@ -32,7 +33,7 @@ int qc_engine_lookup(const char *name, qc_engine_id *out)
 
 qc_engine_id qc_engine_default(void)
 {
-    return QC_ENGINE_HALVING;
+    return QC_ENGINE_EIGHTFOLD;
 }
 
 int qc_plan_create(qc_plan **out, int n, qc_engine_id engine)

@@ -41,6 +41,7 @@ enum {
 
 typedef enum qc_engine_id {
     QC_ENGINE_HALVING = 0, /* mirror halving over a 2-4 row prefix split */
+    QC_ENGINE_EIGHTFOLD,   /* all 8 symmetries over border constellations */
     QC_ENGINE_COUNT_
 } qc_engine_id;
 
@@ -75,6 +76,17 @@ uint64_t qc_plan_fingerprint(const qc_plan *plan);
 /* Counts unit `unit` (< qc_plan_unit_count) from scratch.  Pure: safe to
  * call from many threads at once on the same plan. */
 void qc_plan_count_unit(const qc_plan *plan, size_t unit, qc_tally *out);
+
+/* ---- fundamental solutions (core/symcount.c) ------------------------ */
+
+/* Counts the solutions unchanged by a quarter turn (*r90) and by a half
+ * turn (*r180) with two small searches; adds the queens they place to
+ * *placements when it is not NULL.  Returns QC_OK or QC_EINVAL. */
+int qc_symmetric_counts(int n, qc_u128 *r90, qc_u128 *r180, uint64_t *placements);
+/* Solutions distinct under rotation and reflection (OEIS A002562), by
+ * Burnside's lemma: (total + 2*r90 + r180) / 8 for n > 1 (proof in
+ * core/symcount.c). */
+qc_u128 qc_fundamental_count(int n, qc_u128 total, qc_u128 r90, qc_u128 r180);
 
 /* ---- runs over threads (threads/) ---------------------------------- */
 

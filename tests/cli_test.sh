@@ -20,6 +20,14 @@ expect_count() {
     else bad "qcount $* -> rc=$rc out='$(cat "$tmp/out")' err='$(cat "$tmp/err")' (want $want)"; fi
 }
 
+# expect_lines "LINE1 LINE2" ARGS...: stdout is exactly those lines, stderr empty, status 0
+expect_lines() {
+    local want; want=$(printf '%s\n' $1); shift
+    "$qcount" "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
+    if [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = "$want" ] && [ ! -s "$tmp/err" ]; then ok
+    else bad "qcount $* -> rc=$rc out='$(cat "$tmp/out")' err='$(cat "$tmp/err")' (want $1)"; fi
+}
+
 # expect_error PATTERN ARGS...: status 2, stdout empty, one stderr line matching PATTERN
 expect_error() {
     local pattern=$1; shift
@@ -41,6 +49,19 @@ expect_count 724 --threads=2 --no-bind 10
 expect_count 724 --engine halving 10
 expect_count 14772512 16
 expect_count 95815104 17 --threads 2
+expect_count 724 --engine eightfold 10
+expect_count 14200 -e eightfold -t 2 12
+
+# --unique: the total, then the fundamental count (A002562), any engine
+expect_lines "1 1" 1 --unique
+expect_lines "0 0" 3 -u
+expect_lines "2 1" 4 --unique
+expect_lines "92 12" 8 --unique
+expect_lines "92 12" --engine halving 8 --unique
+expect_lines "724 92" -u 10 -t 3
+expect_lines "14200 1787" --engine halving --unique 12
+expect_lines "73712 9233" --unique 13
+expect_lines "365596 45752" --unique 14
 
 expect_error 'missing board size'
 expect_error "invalid board size 'abc'" abc
@@ -76,6 +97,24 @@ expect_error "unexpected argument '9'" 8 9
 if [ $? -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 1 ] \
    && grep -qE '^\{"n": 10, "total": 724, .*"threads": 2, "seconds": [0-9.]+,.*\}$' "$tmp/out"; then ok
 else bad "--json: $(cat "$tmp/out")"; fi
+
+# --json --unique: a unique field next to the total
+"$qcount" 8 --json --unique >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 1 ] && [ ! -s "$tmp/err" ] \
+   && grep -qE '^\{"n": 8, "total": 92, "unique": 12, .*"placements": [0-9]+, "placements_per_second": [0-9]+\}$' "$tmp/out"; then ok
+else bad "--json --unique: $(cat "$tmp/out")"; fi
+"$qcount" 8 --json >"$tmp/out" 2>&1
+if grep -q '"unique"' "$tmp/out"; then bad "--json without --unique has a unique field"; else ok; fi
+
+# --stats: the total alone on stdout, one line on stderr with the work done
+for engine in eightfold halving; do
+    "$qcount" 11 --stats --engine $engine >"$tmp/out" 2>"$tmp/err"
+    if [ $? -eq 0 ] && [ "$(cat "$tmp/out")" = 2680 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] \
+       && grep -qE "^qcount: stats: placements [1-9][0-9]*, placements/s [0-9]+, seconds [0-9.]+, units [1-9][0-9]*, engine $engine" "$tmp/err"; then ok
+    else bad "--stats --engine $engine: out='$(cat "$tmp/out")' err='$(cat "$tmp/err")'"; fi
+done
+"$qcount" --help >"$tmp/out" 2>&1 && grep -q -- '--unique' "$tmp/out" && grep -q -- '--stats' "$tmp/out" \
+    && grep -q 'eightfold' "$tmp/out" && ok || bad "--help lacks --unique/--stats/eightfold"
 
 # a closed stdout is an error, not a silent success
 if "$qcount" 8 >/dev/full 2>"$tmp/err"; then bad "writing to /dev/full succeeded"; else ok; fi

@@ -16,8 +16,14 @@ const char qc_usage_text[] =
     "\n"
     "  -t, --threads=K     count on K threads (default: one per core, from hwloc)\n"
     "      --no-bind       do not pin threads to cores\n"
-    "  -e, --engine=NAME   counting engine: halving (default: the fastest)\n"
+    "  -e, --engine=NAME   counting engine: eightfold (default, the fastest: all\n"
+    "                      8 symmetries of the board) or halving (mirror only)\n"
+    "  -u, --unique        also print, on a second line, the solutions distinct\n"
+    "                      under rotation and reflection (fundamental solutions)\n"
+    "  -s, --stats         print placements visited, placements per second,\n"
+    "                      seconds, work units and engine on stderr\n"
     "  -j, --json          print one JSON object instead of the bare total\n"
+    "                      (with a \"unique\" field when --unique is given)\n"
     "  -h, --help          show this help and exit\n"
     "  -V, --version       show the version and exit\n"
     "\n"
@@ -31,6 +37,8 @@ static const struct option long_options[] = {
     {"no-bind", no_argument, NULL, OPT_NO_BIND},
     {"engine", required_argument, NULL, 'e'},
     {"json", no_argument, NULL, 'j'},
+    {"unique", no_argument, NULL, 'u'},
+    {"stats", no_argument, NULL, 's'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -65,7 +73,7 @@ int qc_options_parse(int argc, char **argv, qc_options *opts, char *err, size_t 
     optind = 0;       /* GNU: full re-initialisation, so we can parse twice */
     long v;
     int c;
-    while ((c = getopt_long(argc, argv, ":t:e:jhV", long_options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":t:e:jushV", long_options, NULL)) != -1) {
         switch (c) {
         case 't':
             if (qc_parse_int(optarg, 1, 4096, &v) != 0)
@@ -81,6 +89,12 @@ int qc_options_parse(int argc, char **argv, qc_options *opts, char *err, size_t 
             break;
         case 'j':
             opts->json = 1;
+            break;
+        case 'u':
+            opts->unique = 1;
+            break;
+        case 's':
+            opts->stats = 1;
             break;
         case 'h':
             opts->action = QC_ACTION_HELP;

@@ -21,6 +21,8 @@ typedef struct qc_options {
     int bind;
     int json;
     qc_engine_id engine;
+    int unique;           /* also print the fundamental count (A002562)  */
+    int stats;            /* print placements and rates on stderr         */
 } qc_options;
 
 /* Parses argv; returns 0, or -1 with a one-line message in err. */

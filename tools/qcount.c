@@ -12,17 +12,30 @@ static int fail(const char *msg)
     return 2;
 }
 
-static void print_json(const qc_options *o, const qc_result *r)
+static void print_json(const qc_options *o, const qc_result *r, qc_u128 unique)
 {
-    char total[48], placements[48];
+    char total[48], placements[48], fundamental[48] = "";
     qc_u128_format(r->total, total);
     qc_u128_format(r->placements, placements);
+    if (o->unique)
+        qc_u128_format(unique, fundamental);
     double rate = r->seconds > 0 ? (double)r->placements / r->seconds : 0.0;
-    printf("{\"n\": %d, \"total\": %s, \"engine\": \"%s\", \"threads\": %d, "
+    printf("{\"n\": %d, \"total\": %s, %s%s%s\"engine\": \"%s\", \"threads\": %d, "
            "\"seconds\": %.6f, \"units\": %zu, \"placements\": %s, "
            "\"placements_per_second\": %.0f}\n",
-           o->n, total, qc_engine_name(o->engine), r->threads, r->seconds,
-           r->units, placements, rate);
+           o->n, total, o->unique ? "\"unique\": " : "", fundamental, o->unique ? ", " : "",
+           qc_engine_name(o->engine), r->threads, r->seconds, r->units, placements, rate);
+}
+
+/* --stats: the measure of work, so that the cost per placement shows. */
+static void print_stats(const qc_options *o, const qc_result *r)
+{
+    char placements[48];
+    qc_u128_format(r->placements, placements);
+    double rate = r->seconds > 0 ? (double)r->placements / r->seconds : 0.0;
+    fprintf(stderr, "qcount: stats: placements %s, placements/s %.0f, seconds %.6f, "
+            "units %zu, engine %s, threads %d\n",
+            placements, rate, r->seconds, r->units, qc_engine_name(o->engine), r->threads);
 }
 
 int main(int argc, char **argv)
@@ -51,11 +64,26 @@ int main(int argc, char **argv)
     if (rc != QC_OK)
         return fail("the count failed");
 
+    /* --unique: Burnside over the symmetric solutions (core/symcount.c);
+     * those searches are tiny next to the count (N=20: 9.5 M placements
+     * against ~10^10), so the statistics stay the engine's own. */
+    qc_u128 unique = 0;
+    if (opts.unique) {
+        qc_u128 r90, r180;
+        if (qc_symmetric_counts(opts.n, &r90, &r180, NULL) != QC_OK)
+            return fail("cannot count the symmetric solutions");
+        unique = qc_fundamental_count(opts.n, result.total, r90, r180);
+    }
+
+    if (opts.stats)
+        print_stats(&opts, &result);
     if (opts.json) {
-        print_json(&opts, &result);
+        print_json(&opts, &result, unique);
     } else {
         char total[48];
         puts(qc_u128_format(result.total, total));
+        if (opts.unique)
+            puts(qc_u128_format(unique, total));
     }
     if (fflush(stdout) != 0 || ferror(stdout))
         return fail("cannot write the result to stdout");

@@ -1,0 +1,276 @@
+/*
+ * test_symmetry.c — the dihedral group, canonical constellations and the
+ * Burnside route to fundamental counts, each against an independent slow
+ * method: orbits enumerated by brute force as sets of squares, symmetric
+ * solutions found by checking every solution of a textbook search, and the
+ * published fundamental counts.  Usage: test_symmetry TSV
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../core/symmetry.h"
+#include "known.h"
+
+static int failures;
+#define CHECK(cond, ...) do { if (!(cond)) { failures++; printf("FAIL %s:%d: ", __FILE__, __LINE__); \
+    printf(__VA_ARGS__); printf("\n"); } } while (0)
+
+/* ---- brute orbits: a constellation as a sorted set of squares ------- */
+
+typedef struct square_set {
+    int count;
+    int sq[4];          /* r*n + c, ascending */
+} square_set;
+
+static square_set squares_of(int n, const int *rows, const int *cols, int count)
+{
+    square_set s = {0, {0}};
+    for (int i = 0; i < count; i++) {
+        int v = rows[i] * n + cols[i], j = s.count;
+        int dup = 0;
+        for (int k = 0; k < s.count; k++)
+            dup |= s.sq[k] == v;
+        if (dup)
+            continue;
+        while (j > 0 && s.sq[j - 1] > v) {
+            s.sq[j] = s.sq[j - 1];
+            j--;
+        }
+        s.sq[j] = v;
+        s.count++;
+    }
+    return s;
+}
+
+/* The border queens of k, written out by hand from its definition. */
+static square_set constellation_squares(int n, qcs_constellation k)
+{
+    int rows[4] = {0, n - 1, k.left, k.right};
+    int cols[4] = {k.top, k.bottom, 0, n - 1};
+    return squares_of(n, rows, cols, 4);
+}
+
+/* The orbit of k, as distinct square sets: its size, by brute force.  The
+ * symmetries are rebuilt here from rotation matrices, not qcs_apply. */
+static int brute_orbit_size(int n, qcs_constellation k)
+{
+    square_set base = constellation_squares(n, k), seen[8];
+    int distinct = 0;
+    for (int mirror = 0; mirror < 2; mirror++)
+        for (int turns = 0; turns < 4; turns++) {
+            int rows[4], cols[4];
+            for (int i = 0; i < base.count; i++) {
+                int r = base.sq[i] / n, c = base.sq[i] % n;
+                if (mirror)
+                    c = n - 1 - c;
+                for (int t = 0; t < turns; t++) {   /* (r,c) -> (c, n-1-r) */
+                    int r2 = c, c2 = n - 1 - r;
+                    r = r2;
+                    c = c2;
+                }
+                rows[i] = r;
+                cols[i] = c;
+            }
+            square_set img = squares_of(n, rows, cols, base.count);
+            int dup = 0;
+            for (int j = 0; j < distinct; j++)
+                dup |= memcmp(&seen[j], &img, sizeof img) == 0;
+            if (!dup)
+                seen[distinct++] = img;
+        }
+    return distinct;
+}
+
+static qcs_constellation make(int top, int bottom, int left, int right)
+{
+    qcs_constellation k = {(int8_t)top, (int8_t)bottom, (int8_t)left, (int8_t)right};
+    return k;
+}
+
+/* The canonical member of k's orbit, and its class size. */
+static qcs_constellation canonical_of(int n, qcs_constellation k, int *size)
+{
+    *size = 0;
+    for (int g = 0; g < QCS_GROUP_ORDER; g++) {
+        qcs_constellation img = qcs_image(n, k, g);
+        if (qcs_canonical(n, img, size))
+            return img;
+    }
+    return make(-1, -1, -1, -1);
+}
+
+/* Hand-made constellations with a known symmetry and class size. */
+static void test_hand_made(void)
+{
+    static const struct {
+        int n, top, bottom, left, right, class_size;
+        const char *what;
+    } cases[] = {
+        /* quarter turn: (0,a) -> (a,n-1) -> (n-1,n-1-a) -> (n-1-a,0) */
+        {8, 1, 6, 6, 1, 2, "n=8 fixed by the quarter turn"},
+        {9, 2, 6, 6, 2, 2, "n=9 fixed by the quarter turn"},
+        {12, 4, 7, 7, 4, 2, "n=12 fixed by the quarter turn"},
+        {13, 1, 11, 11, 1, 2, "n=13 fixed by the quarter turn"},
+        /* half turn only: bottom = n-1-top, right = n-1-left */
+        {8, 1, 6, 2, 5, 4, "n=8 fixed by the half turn"},
+        {9, 1, 7, 3, 5, 4, "n=9 fixed by the half turn"},
+        {10, 2, 7, 6, 3, 4, "n=10 fixed by the half turn"},
+        {11, 3, 7, 1, 9, 4, "n=11 fixed by the half turn"},
+        /* no symmetry */
+        {8, 1, 4, 2, 5, 8, "n=8 asymmetric"},
+        {9, 2, 5, 4, 1, 8, "n=9 asymmetric"},
+        /* a corner queen: one queen on two lines */
+        {8, 0, 3, 0, 5, 8, "n=8 corner (0,0)"},
+        {9, 8, 2, 4, 0, 8, "n=9 corner (0,8)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const int n = cases[i].n;
+        qcs_constellation k = make(cases[i].top, cases[i].bottom, cases[i].left, cases[i].right);
+        CHECK(qcs_legal(n, k), "%s: not legal", cases[i].what);
+        int size = 0;
+        qcs_constellation canon = canonical_of(n, k, &size);
+        CHECK(size == cases[i].class_size, "%s: class size %d, want %d", cases[i].what, size,
+              cases[i].class_size);
+        CHECK(brute_orbit_size(n, k) == cases[i].class_size, "%s: brute orbit %d, want %d",
+              cases[i].what, brute_orbit_size(n, k), cases[i].class_size);
+        /* the symmetries it claims: quarter turn (g=1), half turn (g=2) */
+        int by90 = qcs_key(qcs_image(n, k, 1)) == qcs_key(k);
+        int by180 = qcs_key(qcs_image(n, k, 2)) == qcs_key(k);
+        CHECK(by90 == (cases[i].class_size == 2), "%s: quarter-turn fixed %d", cases[i].what, by90);
+        CHECK(by180 == (cases[i].class_size <= 4), "%s: half-turn fixed %d", cases[i].what, by180);
+        /* the canonical member is in the orbit and is its smallest key */
+        int in_orbit = 0;
+        for (int g = 0; g < QCS_GROUP_ORDER; g++) {
+            uint32_t img = qcs_key(qcs_image(n, k, g));
+            in_orbit |= img == qcs_key(canon);
+            CHECK(img >= qcs_key(canon), "%s: image %d below the canonical", cases[i].what, g);
+        }
+        CHECK(in_orbit, "%s: canonical member not in the orbit", cases[i].what);
+    }
+    /* attacking or inconsistent pre-placements are not legal */
+    CHECK(!qcs_legal(8, make(3, 3, 1, 6)), "top and bottom in one column");
+    CHECK(!qcs_legal(8, make(0, 3, 5, 2)), "corner (0,0) and left queen (5,0) in one column");
+    CHECK(!qcs_legal(8, make(0, 7, 0, 7)), "opposite corners on one diagonal");
+    CHECK(!qcs_legal(8, make(1, 4, 1, 5)), "(0,1) and (1,0) on one anti-diagonal");
+}
+
+/* Every legal constellation of small boards: exactly one canonical member
+ * per brute orbit, with the brute orbit's size, and the class sizes of the
+ * canonical ones add up to all legal constellations. */
+static void test_all_orbits(void)
+{
+    for (int n = 1; n <= 11; n++) {
+        long legal = 0, weighted = 0;
+        int seen_size[9] = {0};
+        for (int a = 0; a < n; a++)
+            for (int b = 0; b < n; b++)
+                for (int c = 0; c < n; c++)
+                    for (int d = 0; d < n; d++) {
+                        qcs_constellation k = make(a, b, c, d);
+                        if (!qcs_legal(n, k))
+                            continue;
+                        legal++;
+                        int size = 0, brute = brute_orbit_size(n, k);
+                        if (qcs_canonical(n, k, &size)) {
+                            weighted += size;
+                            seen_size[size]++;
+                            CHECK(size == brute, "n=%d (%d,%d,%d,%d): class %d, brute orbit %d",
+                                  n, a, b, c, d, size, brute);
+                        }
+                        int canonical_members = 0;
+                        for (int g = 0; g < QCS_GROUP_ORDER; g++) {
+                            int s;
+                            qcs_constellation img = qcs_image(n, k, g);
+                            CHECK(qcs_legal(n, img), "n=%d image %d not legal", n, g);
+                            /* count each distinct image once */
+                            int first = 1;
+                            for (int h = 0; h < g; h++)
+                                first &= qcs_key(qcs_image(n, k, h)) != qcs_key(img);
+                            if (first && qcs_canonical(n, img, &s))
+                                canonical_members++;
+                        }
+                        CHECK(canonical_members == 1, "n=%d (%d,%d,%d,%d): %d canonical members",
+                              n, a, b, c, d, canonical_members);
+                    }
+        CHECK(weighted == legal, "n=%d: class sizes add to %ld, %ld legal", n, weighted, legal);
+        if (n >= 8)   /* all three class sizes occur on the boards that matter */
+            CHECK(seen_size[8] > 0 && seen_size[4] > 0 && seen_size[2] > 0,
+                  "n=%d: class sizes 8/4/2 seen %d/%d/%d", n, seen_size[8], seen_size[4], seen_size[2]);
+        if (n == 1)
+            CHECK(legal == 1 && seen_size[1] == 1, "n=1: the lone queen, class size 1");
+    }
+}
+
+/* ---- symmetric solutions against a textbook search ------------------ */
+
+static int col_of[32];
+static long sol_total, sol_r90, sol_r180;
+
+static void textbook(int n, int row)
+{
+    if (row == n) {
+        int q = 1, h = 1;
+        for (int r = 0; r < n; r++) {
+            /* quarter turn (r,c) -> (c, n-1-r): fixed when col_of[c] = n-1-r */
+            q &= col_of[col_of[r]] == n - 1 - r;
+            h &= col_of[n - 1 - r] == n - 1 - col_of[r];
+        }
+        sol_total++;
+        sol_r90 += q;
+        sol_r180 += h;
+        return;
+    }
+    for (int c = 0; c < n; c++) {
+        int ok = 1;
+        for (int r = 0; r < row; r++)
+            ok &= col_of[r] != c && col_of[r] - c != r - row && col_of[r] - c != row - r;
+        if (ok) {
+            col_of[row] = c;
+            textbook(n, row + 1);
+        }
+    }
+}
+
+static void test_symmetric_counts(const known_count *known)
+{
+    for (int n = 1; n <= 11; n++) {
+        sol_total = sol_r90 = sol_r180 = 0;
+        textbook(n, 0);
+        qc_u128 r90 = 99, r180 = 99;
+        uint64_t placed = 0;
+        CHECK(qc_symmetric_counts(n, &r90, &r180, &placed) == QC_OK, "n=%d: error", n);
+        CHECK(r90 == (qc_u128)sol_r90 && r180 == (qc_u128)sol_r180,
+              "n=%d: r90 %llu r180 %llu, textbook %ld %ld", n, (unsigned long long)r90,
+              (unsigned long long)r180, sol_r90, sol_r180);
+        CHECK(qc_fundamental_count(n, (qc_u128)sol_total, r90, r180) == known[n].unique,
+              "n=%d: fundamental from textbook total", n);
+    }
+    /* Burnside against the published fundamental counts (A002562) */
+    for (int n = 1; n <= 20; n++) {
+        qc_u128 r90, r180;
+        CHECK(qc_symmetric_counts(n, &r90, &r180, NULL) == QC_OK, "n=%d: error", n);
+        qc_u128 got = qc_fundamental_count(n, known[n].total, r90, r180);
+        char g[48], w[48];
+        CHECK(got == known[n].unique, "n=%d: unique %s, want %s", n, qc_u128_format(got, g),
+              qc_u128_format(known[n].unique, w));
+        CHECK((known[n].total + 2 * r90 + r180) % 8 == 0 || n == 1, "n=%d: not divisible by 8", n);
+    }
+    qc_u128 a, b;
+    CHECK(qc_symmetric_counts(0, &a, &b, NULL) == QC_EINVAL, "n=0 accepted");
+    CHECK(qc_symmetric_counts(33, &a, &b, NULL) == QC_EINVAL, "n=33 accepted");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s TSV\n", argv[0]);
+        return 2;
+    }
+    known_count known[QC_N_MAX + 1] = {{0, 0}};
+    known_load(argv[1], known);
+    test_hand_made();
+    test_all_orbits();
+    test_symmetric_counts(known);
+    printf("%s (%d failures)\n", failures ? "FAILED" : "ok", failures);
+    return failures ? 1 : 0;
+}
