@@ -4,10 +4,16 @@
  */
 #include <stdio.h>
 
+#include "mpi_run.h"
 #include "options.h"
+#ifdef QC_HAVE_MPI
+#include "qcount_mpi.h"
+#endif
 
 static int fail(const char *msg)
 {
+    if (qct_mpi_launcher_rank() > 0)
+        return 2;   /* under mpirun every rank sees the same input: rank 0 says it */
     fprintf(stderr, "qcount: %s\n", msg);
     return 2;
 }
@@ -31,6 +37,8 @@ int main(int argc, char **argv)
     char err[256];
     if (qc_options_parse(argc, argv, &opts, err, sizeof err) != 0)
         return fail(err);
+    if (opts.action != QC_ACTION_COUNT && qct_mpi_launcher_rank() > 0)
+        return 0;
     if (opts.action == QC_ACTION_HELP) {
         fputs(qc_usage_text, stdout);
         return 0;
@@ -38,6 +46,15 @@ int main(int argc, char **argv)
     if (opts.action == QC_ACTION_VERSION) {
         printf("qcount %s\n", QC_VERSION);
         return 0;
+    }
+
+    if (qct_mpi_launcher_rank() >= 0) {
+#ifdef QC_HAVE_MPI
+        return qcount_mpi_main(&opts, &argc, &argv);
+#else
+        return fail("started by an MPI launcher, but this qcount was built without MPI "
+                    "(install libopenmpi-dev and rebuild, or set QCOUNT_MPI=0)");
+#endif
     }
 
     qc_plan *plan;
