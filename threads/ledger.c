@@ -244,15 +244,17 @@ static unsigned char *read_all(int fd, size_t size, size_t *got)
 static int create_ledger(const char *path, const qc_plan *plan, char *err, size_t errlen)
 {
     size_t plen = strlen(path);
-    char *tmp = malloc(plen + 16), *dircopy = strdup(path);
+    char *tmp = malloc(plen + 32), *dircopy = strdup(path);
     int fd = -1;
     if (!tmp || !dircopy) {
         snprintf(err, errlen, "ledger '%s': out of memory", path);
         goto fail;
     }
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".new-XXXXXX", 12);
-    fd = mkstemp(tmp);
+    /* a name of our own beside path (pid), created like any new file
+     * (mode 0666 less the umask), O_EXCL: never someone else's */
+    snprintf(tmp, plen + 32, "%s.new-%ld", path, (long)getpid());
+    unlink(tmp);   /* left by a crashed run of a process with our pid */
+    fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd < 0)
         FAIL("ledger '%s': cannot create: %s", path, strerror(errno));
     unsigned char header[QCT_LEDGER_HEADER_SIZE];
