@@ -179,6 +179,19 @@ int main(void)
     spit(path, good, len);
     expect_refused(other_n, "another count");
 
+    /* another engine, another split: headers with good checksums */
+    memcpy(buf, good, len);
+    memcpy(buf + 24, "octo\0\0\0", 8);
+    buf[20] = 7;
+    *(uint64_t *)(buf + 56) = qct_ledger_checksum(0, buf, 56);   /* little-endian host */
+    spit(path, buf, len);
+    expect_refused(plan, "another count (N=10, engine octo)");
+    memcpy(buf, good, len);
+    buf[50] ^= 0x10;
+    *(uint64_t *)(buf + 56) = qct_ledger_checksum(0, buf, 56);
+    spit(path, buf, len);
+    expect_refused(plan, "another work split");
+
     /* a header with a flipped bit */
     memcpy(buf, good, len);
     buf[44] ^= 0x02;
