@@ -341,6 +341,9 @@ int qct_ledger_open(qct_ledger **out, const char *path, const qc_plan *plan, cha
     *out = l;
     return 0;
 fail:
+    for (char *p = err; *p; p++)   /* one line, even if the path holds a newline */
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
     free(buf);
     if (l->fd >= 0)
         close(l->fd);   /* also drops the lock */

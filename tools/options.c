@@ -63,7 +63,16 @@ int qc_parse_int(const char *s, long lo, long hi, long *out)
     return 0;
 }
 
-#define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
+/* Keeps a message on one line: an argument may hold a newline or an
+ * escape sequence, which must not reach the terminal as such. */
+static void one_line(char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            *s = '?';
+}
+
+#define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); one_line(err); return -1; } while (0)
 
 int qc_options_parse(int argc, char **argv, qc_options *opts, char *err, size_t errlen)
 {
