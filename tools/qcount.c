@@ -4,6 +4,7 @@
  */
 #include <stdio.h>
 
+#include "longrun.h"
 #include "mpi_run.h"
 #include "options.h"
 #ifdef QC_HAVE_MPI
@@ -23,7 +24,8 @@ static void print_json(const qc_options *o, const qc_result *r)
     char total[48], placements[48];
     qc_u128_format(r->total, total);
     qc_u128_format(r->placements, placements);
-    double rate = r->seconds > 0 ? (double)r->placements / r->seconds : 0.0;
+    /* the rate of this run: placements resumed from a ledger took no time */
+    double rate = r->seconds > 0 ? (double)(r->placements - r->placements_resumed) / r->seconds : 0.0;
     printf("{\"n\": %d, \"total\": %s, \"engine\": \"%s\", \"threads\": %d, "
            "\"seconds\": %.6f, \"units\": %zu, \"placements\": %s, "
            "\"placements_per_second\": %.0f}\n",
@@ -61,12 +63,14 @@ int main(int argc, char **argv)
     int rc = qc_plan_create(&plan, opts.n, opts.engine);
     if (rc != QC_OK)
         return fail(rc == QC_ENOMEM ? "out of memory building the work units" : "cannot plan this count");
-    qc_run_options run = {.threads = opts.threads, .bind = opts.bind};
     qc_result result;
-    rc = qc_run(plan, &run, &result);
+    char msg[512];
+    rc = qc_longrun(&opts, plan, &result, msg, sizeof msg);   /* ledger, progress, signals */
     qc_plan_free(plan);
-    if (rc != QC_OK)
-        return fail("the count failed");
+    if (rc != 0) {
+        fprintf(stderr, "qcount: %s\n", msg);
+        return rc;
+    }
 
     if (opts.json) {
         print_json(&opts, &result);
