@@ -76,6 +76,55 @@ refuse)
 big)
     expect_mpi 3 17
     ;;
+resume)
+    # A checkpointed run on 2 ranks, mpirun killed with SIGKILL (its ranks
+    # are orphaned and must notice and exit); resumed on 3 ranks and
+    # stopped with SIGTERM; finished on 1 rank: the exact total, and each
+    # run took over what the previous ones had saved.
+    ledger=$tmp/ledger
+    records() { local sz; sz=$(stat -c %s "$ledger" 2>/dev/null || echo 64); echo $(((sz - 64) / 40)); }
+    # start_and_kill SIGNAL NP N: runs mpirun in the background, kills it
+    # once the ledger holds 50 more records; returns the run's status
+    start_and_kill() {
+        local sig=$1 np=$2 n=$3 before; before=$(records)
+        "$mpiexec" -np "$np" "$qcount" --threads 1 --quiet --checkpoint "$ledger" "$n" \
+            >"$tmp/out" 2>"$tmp/err" &
+        local pid=$! i=0
+        while [ $i -lt 1500 ] && kill -0 $pid 2>/dev/null && [ "$(records)" -lt $((before + 50)) ]; do
+            sleep 0.02; i=$((i + 1))
+        done
+        kill -"$sig" $pid 2>/dev/null
+        wait $pid 2>/dev/null
+    }
+    # the ledger is free once every rank of the killed run is gone
+    wait_free() {
+        local i=0
+        while [ $i -lt 100 ] && ! flock -n -x "$ledger" true 2>/dev/null; do sleep 0.05; i=$((i + 1)); done
+        flock -n -x "$ledger" true
+    }
+    n=16
+    want=$(known_total $n)
+    start_and_kill KILL 2 $n; rc=$?
+    a=$(records)
+    if [ $rc -ne 0 ] && [ "$a" -gt 0 ] && wait_free; then ok
+    else bad "SIGKILL of mpirun -np 2: rc=$rc, $a records, ledger free: $(wait_free && echo yes || echo no)"; fi
+    start_and_kill TERM 3 $n; rc=$?
+    b=$(records)
+    if [ $rc -ne 0 ] && [ "$b" -gt "$a" ] && wait_free; then ok
+    else bad "SIGTERM of mpirun -np 3: rc=$rc, records $a -> $b, err='$(cat "$tmp/err")'"; fi
+    timeout 120 "$mpiexec" -np 1 "$qcount" --threads 2 --quiet --checkpoint "$ledger" $n \
+        >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    resumed=$(sed -n 's/^qcount: 1 ranks, .* units (\([0-9]*\) from the ledger).*/\1/p' "$tmp/err")
+    if [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = "$want" ] && [ -n "$resumed" ] \
+       && [ "$resumed" -gt 0 ] && [ "$resumed" -le "$b" ]; then ok
+    else bad "resume on 1 rank: rc=$rc out='$(cat "$tmp/out")' err='$(cat "$tmp/err")' (want $want, resumed 1..$b)"; fi
+    # and once more: everything comes from the ledger, same total
+    timeout 60 "$mpiexec" -np 2 "$qcount" --threads 1 --checkpoint "$ledger" $n >"$tmp/out" 2>"$tmp/err"
+    if [ "$(cat "$tmp/out")" = "$want" ] \
+       && grep -qE "^qcount: 2 ranks, 2 threads, ([0-9]+) units \(\1 from the ledger\)" "$tmp/err"; then ok
+    else bad "rerun of a finished ledger: out='$(cat "$tmp/out")' err='$(cat "$tmp/err")'"; fi
+    ;;
 *)
     echo "mpi_test.sh: unknown case '$case'" >&2
     exit 2

@@ -29,6 +29,20 @@
  * counting threads take units from the same list it hands out from, one at
  * a time.  Results go back with the next ASK, so a checkpoint on rank 0 is
  * at most about one queue behind the work done.
+ *
+ * Resume and stops use qc_run's hooks, on rank 0 only: unit_known leaves
+ * units out of the to-do list (their tallies join the sum), unit_done and
+ * progress are called by rank 0's messenger for every tally that arrives
+ * (one thread: serialised by construction), and *stop makes rank 0 return
+ * QC_ESTOP at once, without waiting for the workers; the caller then ends
+ * the job (MPI_Abort), as the other ranks may be deep inside long units.
+ *
+ * Orphans: when the launcher's process on this machine dies (mpirun or
+ * orted killed with SIGKILL), Open MPI leaves the ranks running, and a
+ * rank 0 left behind would go on appending to the ledger that the next run
+ * wants.  So each messenger checks that its parent process is still the
+ * one that started it; a worker that finds itself orphaned exits at once,
+ * rank 0 stops as on a signal (qct_mpi_orphaned() then says why).
  */
 #define _GNU_SOURCE   /* sched_getaffinity */
 #include <mpi.h>
@@ -40,6 +54,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kernel.h"
 #include "mpi_run.h"
 #include "topology.h"
 
@@ -85,8 +100,24 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
 
 /* ---- MPI lifetime ------------------------------------------------------ */
 
+static pid_t launcher_pid;   /* our parent when we started: mpirun, orted, slurmstepd */
+static int orphaned;
+
+static int lost_launcher(void)
+{
+    if (launcher_pid > 1 && getppid() != launcher_pid)
+        orphaned = 1;
+    return orphaned;
+}
+
+int qct_mpi_orphaned(void)
+{
+    return orphaned;
+}
+
 int qct_mpi_init(int *argc, char ***argv)
 {
+    launcher_pid = getppid();
     int provided = MPI_THREAD_SINGLE;
     if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
         return QC_EINVAL;
@@ -115,11 +146,18 @@ void qct_mpi_finalize(void)
         MPI_Finalize();
 }
 
+void qct_mpi_abort(int status)
+{
+    MPI_Abort(MPI_COMM_WORLD, status);
+}
+
 /* ---- the rank's shared state ------------------------------------------ */
 
 typedef struct rank_state {
     omp_lock_t lock;
     const qc_plan *plan;
+    const int *stop;          /* rank 0: the caller's stop flag, or NULL */
+    int halt;                 /* set by rank 0's messenger: counters stop */
     size_t *queue;            /* units waiting on this rank: [head, tail) */
     size_t head, tail, cap;
     int no_more;              /* nothing more will join the queue        */
@@ -142,6 +180,8 @@ static void count_one(rank_state *s, size_t unit, thread_stats *mine)
     double t0 = now_seconds();
     qc_plan_count_unit(s->plan, unit, &t);
     mine->busy += now_seconds() - t0;
+    if (__atomic_load_n(&s->halt, __ATOMIC_RELAXED))
+        return;   /* the kernel may have cut it short: drop it */
     mine->units++;
     mine->placements += t.placements;
     wire_result w = {unit, (uint64_t)t.solutions, (uint64_t)(t.solutions >> 64), t.placements};
@@ -161,7 +201,10 @@ static void counter_loop(rank_state *s, thread_stats *mine)
         size_t unit = 0;
         int got = 0, finished = 0;
         omp_set_lock(&s->lock);
-        if (s->head < s->tail) {
+        if (__atomic_load_n(&s->halt, __ATOMIC_RELAXED)) {
+            finished = 1;
+            s->counters_running--;
+        } else if (s->head < s->tail) {
             unit = s->queue[s->head++];
             got = 1;
         } else if (s->no_more) {
@@ -214,7 +257,10 @@ static size_t take_outbox(rank_state *s, wire_result **dst, size_t *dst_cap)
 /* ---- rank 0: hand out, collect, sum ------------------------------------ */
 
 typedef struct root_books {
-    struct qct_ledger *ledger;
+    const qc_run_options *hooks;   /* unit_done, progress (may be NULL) */
+    int hook_failed;
+    qc_progress where;
+    double start;
     size_t units;             /* the plan's */
     unsigned char *seen;      /* [units]: a result arrived for it        */
     size_t arrived, bad;      /* results taken; unknown or repeated ones */
@@ -233,13 +279,23 @@ static void absorb(root_books *b, const wire_result *r, size_t n)
         qc_tally t = {(qc_u128)r[i].solutions_hi << 64 | r[i].solutions_lo, r[i].placements};
         b->total += t.solutions;
         b->placements += t.placements;
-        (void)t;
+        const qc_run_options *h = b->hooks;
+        if (h && h->unit_done && !b->hook_failed
+            && h->unit_done(h->hook_ctx, (size_t)r[i].unit, &t) != 0)
+            b->hook_failed = 1;
+        b->where.units_done++;
+        b->where.placements += t.placements;
+    }
+    if (n && b->hooks && b->hooks->progress) {
+        b->where.seconds = now_seconds() - b->start;
+        b->hooks->progress(b->hooks->hook_ctx, &b->where);
     }
 }
 
-/* Rank 0's messenger.  Returns when every worker has sent LAST and its own
- * counters are through. */
-static void root_messenger(rank_state *s, root_books *b, int ranks, int counters,
+/* Rank 0's messenger.  Returns 0 when every worker has sent LAST and its
+ * own counters are through; -1 at once when asked to stop or when a hook
+ * failed (its counters then stop within a unit, or a kernel stop check). */
+static int root_messenger(rank_state *s, root_books *b, int ranks, int counters,
                            thread_stats *mine)
 {
     uint64_t *msg = NULL;
@@ -248,8 +304,17 @@ static void root_messenger(rank_state *s, root_books *b, int ranks, int counters
     size_t grant_cap = 0;
     wire_result *local = NULL;
     size_t local_cap = 0;
-    int lasts = 0;
+    int lasts = 0, quit = 0;
     for (;;) {
+        if ((s->stop && __atomic_load_n(s->stop, __ATOMIC_RELAXED)) || b->hook_failed
+            || lost_launcher()) {
+            omp_set_lock(&s->lock);
+            s->head = s->tail;   /* nothing more for anyone */
+            omp_unset_lock(&s->lock);
+            __atomic_store_n(&s->halt, 1, __ATOMIC_RELAXED);
+            quit = -1;
+            break;
+        }
         int progressed = 0, flag = 0;
         MPI_Status st;
         MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
@@ -307,6 +372,7 @@ static void root_messenger(rank_state *s, root_books *b, int ranks, int counters
     free(msg);
     free(grant);
     free(local);
+    return quit;
 }
 
 /* ---- workers: ask, count, report --------------------------------------- */
@@ -326,6 +392,8 @@ static void worker_messenger(rank_state *s, int counters, thread_stats *mine)
     MPI_Request req = MPI_REQUEST_NULL;
     int in_flight = 0;
     for (;;) {
+        if (lost_launcher())
+            _exit(137);   /* nobody will collect our results: end at once */
         int progressed = 0;
         if (in_flight) {
             int flag = 0;
@@ -438,7 +506,7 @@ static int run_rank(rank_state *s, root_books *books, const qc_run_options *opts
     }
     memset(ts, 0, sizeof(thread_stats) * (size_t)(threads + 1));
     s->counters_running = threads;
-    int counters = threads;
+    int counters = threads, quit = 0;
     double start = now_seconds();
 
     #pragma omp parallel num_threads(threads + 1)
@@ -453,14 +521,16 @@ static int run_rank(rank_state *s, root_books *books, const qc_run_options *opts
             omp_unset_lock(&s->lock);
         }   /* implied barrier: every thread sees the final count */
         if (t == 0) {
-            if (me == 0)
-                root_messenger(s, books, ranks, counters, &ts[0]);
+            if (me == 0 && root_messenger(s, books, ranks, counters, &ts[0]) != 0)
+                quit = 1;
             else
                 worker_messenger(s, counters, &ts[0]);
         } else {
             if (bind && topo)
                 qct_topology_pin_thread(topo, first_core + t - 1);
+            qck_stop_flag = &s->halt;   /* [stop check]: long units end early too */
             counter_loop(s, &ts[t]);
+            qck_stop_flag = NULL;
         }
     }
 
@@ -481,6 +551,8 @@ static int run_rank(rank_state *s, root_books *books, const qc_run_options *opts
     snprintf(stats->host, sizeof stats->host, "%.*s", (int)sizeof stats->host - 1, host);
     free(ts);
     qct_topology_close(topo);
+    if (quit)
+        return books->hook_failed ? QC_EHOOK : QC_ESTOP;
     return s->failed ? QC_ENOMEM : QC_OK;
 }
 
@@ -539,8 +611,7 @@ static int agree(const qc_plan *plan, const char *root_error, int me, int ranks,
 
 /* ---- the whole count --------------------------------------------------- */
 
-int qct_mpi_count(const qc_plan *plan, const qc_run_options *opts,
-                  struct qct_ledger *ledger, const char *root_error,
+int qct_mpi_count(const qc_plan *plan, const qc_run_options *opts, const char *root_error,
                   qct_mpi_result *out, char *err, size_t errlen)
 {
     const int me = qct_mpi_rank(), ranks = qct_mpi_size();
@@ -558,8 +629,10 @@ int qct_mpi_count(const qc_plan *plan, const qc_run_options *opts,
     s.plan = plan;
     root_books books;
     memset(&books, 0, sizeof books);
-    books.ledger = ledger;
     books.units = qc_plan_unit_count(plan);
+    books.start = start;
+    qc_tally known = {0, 0};
+    size_t resumed = 0;
     int rc = QC_OK;
     if (me == 0) {
         /* the to-do list: every unit, in plan order (big ones first) */
@@ -567,15 +640,39 @@ int qct_mpi_count(const qc_plan *plan, const qc_run_options *opts,
         books.seen = calloc(books.units ? books.units : 1, 1);
         if (!s.queue || !books.seen)
             MPI_Abort(MPI_COMM_WORLD, 2);
-        for (size_t u = 0; u < books.units; u++)
-            s.queue[s.tail++] = u;
+        for (size_t u = 0; u < books.units; u++) {
+            qc_tally t;
+            if (opts && opts->unit_known && opts->unit_known(opts->hook_ctx, u, &t)) {
+                known.solutions += t.solutions;   /* resumed from a ledger */
+                known.placements += t.placements;
+                resumed++;
+            } else {
+                s.queue[s.tail++] = u;
+            }
+        }
         s.cap = books.units;
         s.no_more = 1;
+        s.stop = opts ? opts->stop : NULL;
+        books.hooks = opts;
+        books.where = (qc_progress){.units_done = resumed, .units_total = books.units,
+                                    .units_resumed = resumed};
+        if (opts && opts->progress)
+            opts->progress(opts->hook_ctx, &books.where);
     }
     size_t todo = s.tail;
 
     qct_mpi_rank_stats mine;
     rc = run_rank(&s, &books, opts, me, ranks, &mine);
+    if (rc == QC_ESTOP || rc == QC_EHOOK) {
+        /* rank 0 only: the workers are not told; the caller ends the job */
+        out->total.total = books.total + known.solutions;
+        out->total.units = books.arrived + resumed;
+        free(books.seen);
+        free(s.queue);
+        free(s.outbox);
+        omp_destroy_lock(&s.lock);
+        return rc;
+    }
 
     /* the imbalance report: every rank's stats to rank 0 */
     if (me == 0) {
@@ -593,9 +690,11 @@ int qct_mpi_count(const qc_plan *plan, const qc_run_options *opts,
     }
 
     if (me == 0) {
-        out->total.total = books.total;
-        out->total.placements = books.placements;
-        out->total.units = books.units;
+        out->total.total = books.total + known.solutions;
+        out->total.placements = books.placements + known.placements;
+        out->total.units = books.arrived + resumed;
+        out->total.units_resumed = resumed;
+        out->total.placements_resumed = known.placements;
         out->total.seconds = now_seconds() - start;
         for (int r = 0; r < ranks; r++)
             out->total.threads += out->per_rank[r].threads;

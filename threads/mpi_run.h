@@ -44,8 +44,6 @@ static inline int qct_mpi_launcher_rank(void)
 
 #include <stdint.h>
 
-struct qct_ledger;   /* threads/ledger.h: rank 0's checkpoint, or NULL */
-
 /* What one rank did, for the imbalance report. */
 typedef struct qct_mpi_rank_stats {
     int rank;
@@ -59,7 +57,6 @@ typedef struct qct_mpi_rank_stats {
 
 typedef struct qct_mpi_result {
     qc_result total;        /* as qc_run's; threads = all ranks' threads    */
-    size_t resumed_units;   /* units taken from the ledger, not counted     */
     int ranks;
     qct_mpi_rank_stats *per_rank;   /* [ranks] on rank 0, NULL elsewhere    */
 } qct_mpi_result;
@@ -70,15 +67,23 @@ int qct_mpi_init(int *argc, char ***argv);
 int qct_mpi_rank(void);
 int qct_mpi_size(void);
 void qct_mpi_finalize(void);
+/* Nonzero once this rank found its launcher gone (mpirun killed): then
+ * qct_mpi_count returned QC_ESTOP and MPI_Abort could hang; just exit. */
+int qct_mpi_orphaned(void);
+/* Ends every rank of the job now (MPI_Abort) with this exit status. */
+void qct_mpi_abort(int status);
 
 /* Counts plan over every rank of MPI_COMM_WORLD; collective.  plan may be
  * NULL on a rank that could not build it, and root_error non-NULL on rank 0
  * when it cannot go on (a bad checkpoint): then, as when the ranks' plans
  * differ (fingerprints), every rank returns QC_EINVAL and rank 0 gets the
- * reason in err.  ledger is used on rank 0 only.  Fills *out (free it with
+ * reason in err.  opts->threads and bind apply on every rank; its hooks
+ * (unit_known, unit_done, progress, stop: see qc_run_options) are used on
+ * rank 0 only, with qc_run's meanings, except that on a stop or a failed
+ * unit_done rank 0 returns QC_ESTOP or QC_EHOOK at once and alone (the
+ * caller must then end the job: MPI_Abort).  Fills *out (free it with
  * qct_mpi_result_free); totals are meaningful on rank 0. */
-int qct_mpi_count(const qc_plan *plan, const qc_run_options *opts,
-                  struct qct_ledger *ledger, const char *root_error,
+int qct_mpi_count(const qc_plan *plan, const qc_run_options *opts, const char *root_error,
                   qct_mpi_result *out, char *err, size_t errlen);
 void qct_mpi_result_free(qct_mpi_result *r);
 

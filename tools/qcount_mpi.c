@@ -3,16 +3,64 @@
  * (mpirun, srun): join the job, count across its ranks, and let rank 0
  * alone print — the total on stdout, as in a plain run, and the per-rank
  * report (units, busy seconds) on stderr, so imbalance is visible.
+ *
+ * --checkpoint: rank 0 alone opens the ledger, leaves its units out and
+ * records every tally as it arrives, so a job cancelled or out of time
+ * resumes from it on any number of ranks.  Records are written as they
+ * come (one pwrite each), so even SIGKILL loses only the units in flight.
+ * SIGINT/SIGTERM on rank 0 (mpirun and srun forward them) syncs the ledger,
+ * says how far it got and ends the job with MPI_Abort; the other ranks keep
+ * the default action and simply die.
  */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
+#include "ledger.h"
 #include "mpi_run.h"
+#include "progress.h"
 #include "qcount_mpi.h"
+
+static int stop_flag, stop_signal;
+
+static void on_stop_signal(int sig)
+{
+    __atomic_store_n(&stop_signal, sig, __ATOMIC_RELAXED);
+    __atomic_store_n(&stop_flag, 1, __ATOMIC_RELAXED);
+}
+
+typedef struct root_ctx {
+    qct_ledger *ledger;
+    qcp_line *line;
+    int write_errno;
+} root_ctx;
+
+static int unit_known(void *ctx, size_t unit, qc_tally *out)
+{
+    return qct_ledger_get(((root_ctx *)ctx)->ledger, unit, out) == 0;
+}
+
+static int unit_done(void *ctx, size_t unit, const qc_tally *t)
+{
+    root_ctx *c = ctx;
+    if (qct_ledger_record(c->ledger, unit, t) != 0) {
+        c->write_errno = errno;
+        return -1;
+    }
+    return 0;
+}
+
+static void progress(void *ctx, const qc_progress *p)
+{
+    qcp_line_update(((root_ctx *)ctx)->line, p);
+}
 
 static void print_report(const qct_mpi_result *r)
 {
-    fprintf(stderr, "qcount: %d ranks, %d threads, %zu units in %.3f s\n", r->ranks,
-            r->total.threads, r->total.units, r->total.seconds);
+    fprintf(stderr, "qcount: %d ranks, %d threads, %zu units (%zu from the ledger) in %.3f s\n",
+            r->ranks, r->total.threads, r->total.units, r->total.units_resumed, r->total.seconds);
     for (int i = 0; i < r->ranks; i++) {
         const qct_mpi_rank_stats *s = &r->per_rank[i];
         double use = s->wall_seconds > 0 && s->threads > 0
@@ -28,7 +76,10 @@ static void print_json(const qc_options *o, const qct_mpi_result *r)
     char total[48], placements[48];
     qc_u128_format(r->total.total, total);
     qc_u128_format(r->total.placements, placements);
-    double rate = r->total.seconds > 0 ? (double)r->total.placements / r->total.seconds : 0.0;
+    /* the rate of this run: placements resumed from a ledger took no time */
+    double rate = r->total.seconds > 0
+                  ? (double)(r->total.placements - r->total.placements_resumed) / r->total.seconds
+                  : 0.0;
     printf("{\"n\": %d, \"total\": %s, \"engine\": \"%s\", \"threads\": %d, "
            "\"seconds\": %.6f, \"units\": %zu, \"placements\": %s, "
            "\"placements_per_second\": %.0f, \"ranks\": [",
@@ -59,16 +110,80 @@ int qcount_mpi_main(const qc_options *opts, int *argc, char ***argv)
     if (qc_plan_create(&plan, opts->n, opts->engine) != QC_OK)
         plan = NULL;
     qc_run_options run = {.threads = opts->threads, .bind = opts->bind};
+    root_ctx ctx = {0};
+    char err[512], why[512];
+    const char *root_error = NULL;
+    if (root && plan) {
+        if (opts->checkpoint
+            && qct_ledger_open(&ctx.ledger, opts->checkpoint, plan, why, sizeof why) != 0)
+            root_error = why;
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_stop_signal;
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags = SA_RESETHAND;   /* a second signal kills at once */
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+        int tty = isatty(STDERR_FILENO);
+        if (!root_error && (opts->progress == QC_PROGRESS_ALWAYS
+                            || (opts->progress == QC_PROGRESS_AUTO && tty)))
+            ctx.line = qcp_line_start(STDERR_FILENO, tty);
+        run.hook_ctx = &ctx;
+        run.unit_known = ctx.ledger ? unit_known : NULL;
+        run.unit_done = ctx.ledger ? unit_done : NULL;
+        run.progress = ctx.line ? progress : NULL;
+        run.stop = &stop_flag;
+    }
     qct_mpi_result result;
-    char err[512];
-    int rc = qct_mpi_count(plan, &run, NULL, NULL, &result, err, sizeof err);
+    int rc = qct_mpi_count(plan, &run, root_error, &result, err, sizeof err);
+    qcp_line_stop(ctx.line);
+    size_t units = plan ? qc_plan_unit_count(plan) : 0;
     qc_plan_free(plan);
     int status = 0;
-    if (rc != QC_OK) {
+    if (rc == QC_ESTOP || rc == QC_EHOOK) {
+        /* rank 0 alone: say how far it got, then end every rank */
+        if (rc == QC_EHOOK) {
+            fprintf(stderr, "qcount: ledger '%s': cannot write: %s\n", opts->checkpoint,
+                    strerror(ctx.write_errno));
+            status = 2;
+        } else {
+            if (qct_mpi_orphaned())
+                signal(SIGPIPE, SIG_IGN);   /* stderr may lead to a dead mpirun */
+            int sig = __atomic_load_n(&stop_signal, __ATOMIC_RELAXED);
+            const char *name = qct_mpi_orphaned() ? "the loss of its launcher (mpirun killed?)"
+                               : sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
+            if (ctx.ledger && qct_ledger_sync(ctx.ledger) == 0)
+                fprintf(stderr, "qcount: stopped by %s: %zu of %zu work units are saved in "
+                        "ledger '%s'; run it again, on any number of ranks, to resume\n",
+                        name, qct_ledger_done_count(ctx.ledger), units, opts->checkpoint);
+            else
+                fprintf(stderr, "qcount: stopped by %s after %zu of %zu work units; without "
+                        "--checkpoint the work done is lost\n", name, result.total.units, units);
+            status = 128 + (sig ? sig : SIGINT);
+        }
+        qct_ledger_close(ctx.ledger);
+        qct_mpi_result_free(&result);
+        fflush(stderr);
+        if (qct_mpi_orphaned())
+            _exit(status);   /* no launcher left to carry out an MPI_Abort */
+        qct_mpi_abort(status);
+        return status;
+    }
+    if (rc == QC_OK && ctx.ledger && qct_ledger_sync(ctx.ledger) != 0) {
+        snprintf(err, sizeof err, "ledger '%s': cannot sync: %s", opts->checkpoint,
+                 strerror(errno));
+        rc = QC_EHOOK;   /* the count is still right: print it, but fail */
+    }
+    qct_ledger_close(ctx.ledger);
+    if (rc != QC_OK && rc != QC_EHOOK) {
         if (root)
             fprintf(stderr, "qcount: %s\n", err);
         status = 2;
     } else if (root) {
+        if (rc == QC_EHOOK) {
+            fprintf(stderr, "qcount: %s\n", err);
+            status = 2;
+        }
         print_report(&result);
         if (opts->json) {
             print_json(opts, &result);
