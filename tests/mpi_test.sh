@@ -48,6 +48,8 @@ counts)
     for n in 1 4 12 14; do expect_mpi 2 "$n"; done
     # N=1 has one unit, N=2 and 3 none, N=4 three: more ranks than units
     for n in 1 2 3 4 5 13 14; do expect_mpi 3 "$n"; done
+    # several counting threads per rank, sharing the rank's queue
+    expect_mpi 2 14 --threads 2
     # --json: one object with a ranks array, units summing to the plan's
     timeout 60 "$mpiexec" -np 3 "$qcount" --threads 1 --json 12 >"$tmp/out" 2>"$tmp/err"
     python3 - "$tmp/out" "$(known_total 12)" <<'EOF' && ok || bad "--json under mpirun: $(cat "$tmp/out")"

@@ -22,8 +22,8 @@
 /* This process's rank as its MPI launcher announced it in the environment
  * (Open MPI: OMPI_COMM_WORLD_RANK; PMIx, e.g. srun --mpi=pmix: PMIX_RANK;
  * MPICH/Hydra and srun --mpi=pmi2: PMI_RANK), or -1 when no launcher
- * started it.  QCOUNT_MPI=0 in the environment forces -1 (a plain count even
- * inside an MPI job's script); QCOUNT_MPI=1 forces 0 (an MPI singleton). */
+ * started it.  QCOUNT_MPI=0 in the environment forces -1: a plain count,
+ * e.g. from a script that an MPI launcher started. */
 static inline int qct_mpi_launcher_rank(void)
 {
     static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"};
@@ -35,8 +35,6 @@ static inline int qct_mpi_launcher_rank(void)
         if (v && *v)
             return atoi(v);
     }
-    if (force && force[0] == '1' && force[1] == '\0')
-        return 0;
     return -1;
 }
 

@@ -28,7 +28,9 @@ const char qc_usage_text[] =
     "\n"
     "The total goes to stdout alone on one line; errors go to stderr with exit\n"
     "status 2.  SIGINT and SIGTERM stop the count cleanly (exit 130 and 143);\n"
-    "with --checkpoint, the units finished so far are kept for the next run.\n";
+    "with --checkpoint, the units finished so far are kept for the next run.\n"
+    "Started by mpirun or srun, qcount counts across the job's ranks (threads\n"
+    "per rank as above) and rank 0 alone prints; set QCOUNT_MPI=0 to count alone.\n";
 
 enum { OPT_NO_BIND = 256, OPT_CHECKPOINT, OPT_PROGRESS };
 
