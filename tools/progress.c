@@ -110,9 +110,14 @@ static void *draw_loop(void *arg)
 {
     qcp_line *line = arg;
     pthread_mutex_lock(&line->lock);
-    while (!line->stopping) {
-        if (line->have)
+    for (;;) {
+        /* every refresh; once more at the end into a file (the final
+         * state, for the log), or if nothing was drawn yet on a terminal
+         * (so even a short run shows its line once before erasing it) */
+        if (line->have && (!line->stopping || !line->tty || !line->drawn))
             draw(line);
+        if (line->stopping)
+            break;
         struct timespec until;
         clock_gettime(CLOCK_REALTIME, &until);   /* the condvar's clock */
         until.tv_sec += 1;
