@@ -91,6 +91,8 @@ static uint64_t count_stoppable(int n, qck_board b, int rows_left, uint64_t *pla
     for (uint32_t f = qck_free(b, qck_full_mask(n)); f; f &= f - 1) {
         (*placements)++;
         solutions += count_stoppable(n, qck_place(b, f & -f), rows_left - 1, placements, stop);
+        if (__atomic_load_n(stop, __ATOMIC_RELAXED))
+            break;                 /* unwind at once, not node by node */
     }
     return solutions;
 }

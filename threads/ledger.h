@@ -41,14 +41,15 @@ int qct_ledger_get(const qct_ledger *l, size_t unit, qc_tally *out);  /* 0 if do
 size_t qct_ledger_done_count(const qct_ledger *l);
 /* Appends one finished unit's record.  Each record is one pwrite() at the
  * end of the file, so a killed process (kill -9) loses nothing that was
- * recorded; fdatasync() runs at most every QCT_LEDGER_SYNC_SECONDS (group
- * commit), so a power loss or OS crash can lose the records of about the
- * last 0.1 s (those units are redone), never earlier ones.  Not thread-safe:
+ * recorded; a flusher thread of the ledger fdatasync()s within
+ * QCT_LEDGER_SYNC_SECONDS (group commit), so a power loss or OS crash can
+ * lose the records of about the last 0.1 s (those units are redone), never
+ * earlier ones, and the append never waits for the disk.  Not thread-safe:
  * callers serialise.  Returns 0, or -1 with errno set. */
 int qct_ledger_record(qct_ledger *l, size_t unit, const qc_tally *t);
 /* Forces everything recorded so far to disk (fdatasync).  0 or -1 (+errno). */
 int qct_ledger_sync(qct_ledger *l);
-/* Syncs (as qct_ledger_sync) and closes; NULL is fine. */
+/* Stops the flusher, syncs (as qct_ledger_sync) and closes; NULL is fine. */
 void qct_ledger_close(qct_ledger *l);
 
 #define QCT_LEDGER_SYNC_SECONDS 0.1
