@@ -18,7 +18,9 @@ static void BM_count(benchmark::State &state)
         state.SkipWithError("plan not built");
         return;
     }
-    qc_run_options opts{threads, 1};
+    qc_run_options opts{};   // hooks and stop flag off
+    opts.threads = threads;
+    opts.bind = 1;
     qc_result r{};
     double placements = 0;
     for (auto _ : state) {

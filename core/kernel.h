@@ -40,6 +40,14 @@ static inline uint32_t qck_free(qck_board b, uint32_t full)
     return full & ~(b.cols | b.diag_l | b.diag_r);
 }
 
+/* [stop check] The calling thread's stop flag, or NULL (the default).
+ * When set and *flag turns nonzero, qck_count_completions returns early
+ * with a PARTIAL count, which the caller must throw away: the scheduler
+ * (threads/run.c) sets it on its workers so that a long unit can be
+ * interrupted within about a millisecond.  Thread-local, so core/ keeps
+ * no shared state and its signatures stay as they are. */
+extern _Thread_local const int *qck_stop_flag;
+
 /* Counts the completions of board b on an n-board with rows_left empty
  * rows (0 <= rows_left <= n), adding the queens it places to *placements. */
 uint64_t qck_count_completions(int n, qck_board b, int rows_left,

@@ -34,7 +34,8 @@ enum {
     QC_OK = 0,
     QC_EINVAL = 1,  /* an argument is out of range */
     QC_ENOMEM = 2,  /* an allocation failed */
-    QC_ESTOP = 3    /* a run was asked to stop before it finished */
+    QC_ESTOP = 3,   /* a run was asked to stop before it finished */
+    QC_EHOOK = 4    /* a run's unit_done hook failed (e.g. its ledger) */
 };
 
 /* ---- engines and plans (core/) ------------------------------------- */
@@ -90,15 +91,44 @@ qc_u128 qc_fundamental_count(int n, qc_u128 total, qc_u128 r90, qc_u128 r180);
 
 /* ---- runs over threads (threads/) ---------------------------------- */
 
+/* Where a run stands, for a progress display. */
+typedef struct qc_progress {
+    size_t units_done;    /* of units_total, units_resumed included        */
+    size_t units_total;
+    size_t units_resumed; /* known before the run (unit_known), not redone */
+    qc_u128 placements;   /* placed by this run so far (resumed excluded)  */
+    double seconds;       /* since the run started                         */
+} qc_progress;
+
 typedef struct qc_run_options {
     int threads;          /* 0: one per core of the machine (hwloc)        */
     int bind;             /* nonzero: pin each thread to its own core      */
+    /* Resumable, stoppable runs: all optional, zero/NULL is off. */
+    void *hook_ctx;       /* passed to the three hooks                     */
+    /* Nonzero when `unit` is already counted (a checkpoint ledger): its
+     * tally in *out is added to the result and it is not counted again.
+     * Called once per unit before counting starts, on the calling thread. */
+    int (*unit_known)(void *ctx, size_t unit, qc_tally *out);
+    /* Called once per unit counted by this run, one call at a time
+     * (serialised), from any worker.  A nonzero return stops the run as
+     * *stop does, and qc_run returns QC_EHOOK. */
+    int (*unit_done)(void *ctx, size_t unit, const qc_tally *t);
+    /* Called once before counting and after each unit_done, serialised. */
+    void (*progress)(void *ctx, const qc_progress *p);
+    /* When *stop turns nonzero (store it with __atomic_store_n, which is
+     * safe in a signal handler), the workers stop promptly, also inside a
+     * long unit (see kernel.c, [stop check]); units cut short are dropped,
+     * never reported to unit_done, and qc_run returns QC_ESTOP with the
+     * result of the units finished. */
+    const int *stop;
 } qc_run_options;
 
 typedef struct qc_result {
     qc_u128 total;        /* solutions on the whole board                  */
     qc_u128 placements;   /* queens placed by the search, all units        */
-    size_t units;         /* work units counted                            */
+    size_t units;         /* work units counted (resumed ones included)    */
+    size_t units_resumed; /* of those, taken from unit_known               */
+    qc_u128 placements_resumed; /* of placements, from unit_known          */
     int threads;          /* threads that ran                              */
     double seconds;       /* wall-clock time of the run                    */
 } qc_result;
@@ -106,7 +136,9 @@ typedef struct qc_result {
 /* Cores of this machine as hwloc sees them (at least 1). */
 int qc_topology_cores(void);
 
-/* Counts every unit of plan over opts->threads threads; fills *result. */
+/* Counts every unit of plan over opts->threads threads; fills *result.
+ * Returns QC_OK, or QC_ESTOP / QC_EHOOK with *result covering the units
+ * finished before the stop. */
 int qc_run(const qc_plan *plan, const qc_run_options *opts, qc_result *result);
 
 #ifdef __cplusplus

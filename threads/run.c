@@ -6,12 +6,20 @@
  * shares would leave threads idle.  Each thread sums into its own tally,
  * padded to a cache line so that no two threads write the same line (false
  * sharing), and the tallies are added once at the end.
+ *
+ * Resumable runs: units a ledger already holds (unit_known) are summed up
+ * front and left out of the loop; each unit counted is handed to unit_done
+ * and progress inside one critical section, so the hooks need no locks.
+ * Stops: the workers read *stop before each unit, and the kernel reads it
+ * inside long units ([stop check], through the thread-local qck_stop_flag);
+ * a unit that may have been cut short is dropped, never reported.
  */
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "kernel.h"
 #include "qcount.h"
 #include "topology.h"
 
@@ -40,15 +48,42 @@ int qc_run(const qc_plan *plan, const qc_run_options *opts, qc_result *result)
         topo = NULL;
     }
 
+    const size_t unit_count = qc_plan_unit_count(plan);
     thread_tally *tallies = aligned_alloc(64, sizeof(thread_tally) * (size_t)threads);
-    if (!tallies) {
+    size_t *todo = malloc(sizeof *todo * (unit_count ? unit_count : 1));
+    if (!tallies || !todo) {
+        free(tallies);
+        free(todo);
         qct_topology_close(topo);
         return QC_ENOMEM;
     }
     memset(tallies, 0, sizeof(thread_tally) * (size_t)threads);
     int ran = threads;   /* OpenMP may grant fewer than asked for */
-    const long units = (long)qc_plan_unit_count(plan);
     double start = now_seconds();
+
+    /* Units known from a ledger are summed now and not counted again. */
+    qc_result known = {0};
+    long units = 0;
+    for (size_t u = 0; u < unit_count; u++) {
+        qc_tally t;
+        if (opts && opts->unit_known && opts->unit_known(opts->hook_ctx, u, &t)) {
+            known.total += t.solutions;
+            known.placements += t.placements;
+            known.units++;
+        } else {
+            todo[units++] = u;
+        }
+    }
+    void *ctx = opts ? opts->hook_ctx : NULL;
+    int (*unit_done)(void *, size_t, const qc_tally *) = opts ? opts->unit_done : NULL;
+    void (*progress)(void *, const qc_progress *) = opts ? opts->progress : NULL;
+    const int *stop = opts ? opts->stop : NULL;
+    qc_progress where = {
+        .units_done = known.units, .units_total = unit_count, .units_resumed = known.units,
+    };
+    if (progress)
+        progress(ctx, &where);
+    int hook_failed = 0, stopped = 0;
 
     #pragma omp parallel num_threads(threads)
     {
@@ -57,22 +92,44 @@ int qc_run(const qc_plan *plan, const qc_run_options *opts, qc_result *result)
         ran = omp_get_num_threads();
         if (topo)
             qct_topology_pin_thread(topo, me);
+        qck_stop_flag = stop;
         thread_tally mine = {0};
         #pragma omp for schedule(dynamic, 1) nowait
         for (long i = 0; i < units; i++) {
+            if ((stop && __atomic_load_n(stop, __ATOMIC_RELAXED))
+                || __atomic_load_n(&hook_failed, __ATOMIC_RELAXED))
+                continue;                 /* stopping: skip the rest fast */
             qc_tally t;
-            qc_plan_count_unit(plan, (size_t)i, &t);
+            qc_plan_count_unit(plan, todo[i], &t);
+            if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED))
+                continue;                 /* may be partial: drop it */
             mine.solutions += t.solutions;
             mine.placements += t.placements;
             mine.units++;
+            if (unit_done || progress) {
+                #pragma omp critical(qct_unit_done)
+                {
+                    if (unit_done && !hook_failed && unit_done(ctx, todo[i], &t) != 0)
+                        __atomic_store_n(&hook_failed, 1, __ATOMIC_RELAXED);
+                    where.units_done++;
+                    where.placements += t.placements;
+                    where.seconds = now_seconds() - start;
+                    if (progress)
+                        progress(ctx, &where);
+                }
+            }
         }
+        qck_stop_flag = NULL;
         tallies[me] = mine;
     }
+    stopped = stop && __atomic_load_n(stop, __ATOMIC_RELAXED);
 
     result->seconds = now_seconds() - start;
-    result->total = 0;
-    result->placements = 0;
-    result->units = 0;
+    result->total = known.total;
+    result->placements = known.placements;
+    result->units = known.units;
+    result->units_resumed = known.units;
+    result->placements_resumed = known.placements;
     for (int i = 0; i < threads; i++) {
         result->total += tallies[i].solutions;
         result->placements += tallies[i].placements;
@@ -80,6 +137,9 @@ int qc_run(const qc_plan *plan, const qc_run_options *opts, qc_result *result)
     }
     result->threads = ran;
     free(tallies);
+    free(todo);
     qct_topology_close(topo);
-    return QC_OK;
+    if (hook_failed)
+        return QC_EHOOK;
+    return stopped && result->units < unit_count ? QC_ESTOP : QC_OK;
 }

@@ -36,6 +36,25 @@ qct_topology *qct_topology_open(void)
     return t;
 }
 
+qct_topology *qct_topology_open_bound(void)
+{
+    qct_topology *t = qct_topology_open();
+    if (!t)
+        return NULL;
+    hwloc_cpuset_t bound = hwloc_bitmap_alloc();
+    if (bound && hwloc_get_cpubind(t->topo, bound, HWLOC_CPUBIND_PROCESS) == 0
+        && !hwloc_bitmap_iszero(bound)
+        && !hwloc_bitmap_isincluded(hwloc_topology_get_topology_cpuset(t->topo), bound)
+        && hwloc_topology_restrict(t->topo, bound, HWLOC_RESTRICT_FLAG_REMOVE_CPULESS) == 0) {
+        int cores = hwloc_get_nbobjs_by_type(t->topo, HWLOC_OBJ_CORE);
+        if (cores <= 0)
+            cores = hwloc_get_nbobjs_by_type(t->topo, HWLOC_OBJ_PU);
+        t->cores = cores > 0 ? cores : 1;
+    }
+    hwloc_bitmap_free(bound);
+    return t;
+}
+
 void qct_topology_close(qct_topology *t)
 {
     if (!t)

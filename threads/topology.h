@@ -9,6 +9,10 @@ typedef struct qct_topology qct_topology;
 
 /* Loads the topology; NULL if hwloc cannot (then nothing is pinned). */
 qct_topology *qct_topology_open(void);
+/* The same, restricted to the cores this process is bound to (mpirun
+ * --bind-to numa, taskset): an MPI rank then counts and pins inside the
+ * share its launcher gave it.  Unbound, it is the whole machine. */
+qct_topology *qct_topology_open_bound(void);
 void qct_topology_close(qct_topology *topo);
 /* Physical cores (at least 1). */
 int qct_topology_core_count(const qct_topology *topo);

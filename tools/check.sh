@@ -22,6 +22,20 @@ archer=$(ls /usr/lib/llvm-*/lib/libarcher.so | tail -n 1)
 OMP_TOOL_LIBRARIES=$archer TSAN_OPTIONS="ignore_noninstrumented_modules=1 halt_on_error=1" \
     ctest --test-dir build-tsan -L small --output-on-failure
 
+# libFuzzer, briefly: the ledger reader and the argument parser (clang;
+# each target builds its own ASan+UBSan-instrumented copy of what it fuzzes).
+# The corpora stay in build-fuzz/ so that local runs keep what they found.
+echo "== fuzz: ledger reader and argument parser, ${QC_FUZZ_SECONDS:=20} s each"
+CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DQC_BENCH=OFF >/dev/null
+cmake --build build-fuzz -j"$jobs" --target fuzz_ledger fuzz_options >/dev/null
+for target in fuzz_ledger fuzz_options; do
+    mkdir -p "build-fuzz/corpus-$target"
+    build-fuzz/$target -max_total_time="$QC_FUZZ_SECONDS" -timeout=10 -print_final_stats=0 \
+        "build-fuzz/corpus-$target" 2>"build-fuzz/$target.log" \
+        || { tail -n 40 "build-fuzz/$target.log"; exit 1; }
+    grep -E '^Done [0-9]+ runs' "build-fuzz/$target.log" | sed "s/^/$target: /"
+done
+
 echo "== Release: the whole suite"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$jobs" >/dev/null

@@ -4,6 +4,8 @@
 set -euo pipefail
 # clang + libomp-dev: the TSan build (LLVM's OpenMP runtime with Archer).
 packages=(build-essential cmake pkg-config libhwloc-dev libbenchmark-dev clang libomp-dev)
+# Open MPI: qcount's MPI support and its mpirun tests (qcount builds without).
+packages+=(libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${packages[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -24,13 +24,21 @@ const char qc_usage_text[] =
     "                      seconds, work units and engine on stderr\n"
     "  -j, --json          print one JSON object instead of the bare total\n"
     "                      (with a \"unique\" field when --unique is given)\n"
+    "      --checkpoint=FILE  record each finished work unit in the ledger FILE;\n"
+    "                      the same command run again resumes from it\n"
+    "      --progress      show the progress line on stderr even when it is not\n"
+    "                      a terminal (by default: only on a terminal)\n"
+    "  -q, --quiet         never show the progress line\n"
     "  -h, --help          show this help and exit\n"
     "  -V, --version       show the version and exit\n"
     "\n"
     "The total goes to stdout alone on one line; errors go to stderr with exit\n"
-    "status 2.\n";
+    "status 2.  SIGINT and SIGTERM stop the count cleanly (exit 130 and 143);\n"
+    "with --checkpoint, the units finished so far are kept for the next run.\n"
+    "Started by mpirun or srun, qcount counts across the job's ranks (threads\n"
+    "per rank as above) and rank 0 alone prints; set QCOUNT_MPI=0 to count alone.\n";
 
-enum { OPT_NO_BIND = 256 };
+enum { OPT_NO_BIND = 256, OPT_CHECKPOINT, OPT_PROGRESS };
 
 static const struct option long_options[] = {
     {"threads", required_argument, NULL, 't'},
@@ -39,6 +47,9 @@ static const struct option long_options[] = {
     {"json", no_argument, NULL, 'j'},
     {"unique", no_argument, NULL, 'u'},
     {"stats", no_argument, NULL, 's'},
+    {"checkpoint", required_argument, NULL, OPT_CHECKPOINT},
+    {"progress", no_argument, NULL, OPT_PROGRESS},
+    {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -62,7 +73,16 @@ int qc_parse_int(const char *s, long lo, long hi, long *out)
     return 0;
 }
 
-#define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
+/* Keeps a message on one line: an argument may hold a newline or an
+ * escape sequence, which must not reach the terminal as such. */
+static void one_line(char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            *s = '?';
+}
+
+#define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); one_line(err); return -1; } while (0)
 
 int qc_options_parse(int argc, char **argv, qc_options *opts, char *err, size_t errlen)
 {
@@ -73,7 +93,7 @@ int qc_options_parse(int argc, char **argv, qc_options *opts, char *err, size_t 
     optind = 0;       /* GNU: full re-initialisation, so we can parse twice */
     long v;
     int c;
-    while ((c = getopt_long(argc, argv, ":t:e:jushV", long_options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":t:e:jusqhV", long_options, NULL)) != -1) {
         switch (c) {
         case 't':
             if (qc_parse_int(optarg, 1, 4096, &v) != 0)
@@ -95,6 +115,18 @@ int qc_options_parse(int argc, char **argv, qc_options *opts, char *err, size_t 
             break;
         case 's':
             opts->stats = 1;
+            break;
+        case OPT_CHECKPOINT:
+            if (*optarg == '\0')
+                FAIL("empty checkpoint file name (--checkpoint needs a FILE)");
+            opts->checkpoint = optarg;
+            break;
+        case OPT_PROGRESS:
+            if (opts->progress != QC_PROGRESS_NEVER)
+                opts->progress = QC_PROGRESS_ALWAYS;
+            break;
+        case 'q':
+            opts->progress = QC_PROGRESS_NEVER;
             break;
         case 'h':
             opts->action = QC_ACTION_HELP;

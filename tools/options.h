@@ -23,7 +23,16 @@ typedef struct qc_options {
     qc_engine_id engine;
     int unique;           /* also print the fundamental count (A002562)  */
     int stats;            /* print placements and rates on stderr         */
+    const char *checkpoint;   /* --checkpoint FILE: the ledger, or NULL */
+    int progress;             /* QC_PROGRESS_AUTO, _ALWAYS or _NEVER */
 } qc_options;
+
+/* When the live progress line is drawn on stderr. */
+enum {
+    QC_PROGRESS_AUTO = 0,     /* when stderr is a terminal (the default) */
+    QC_PROGRESS_ALWAYS = 1,   /* --progress: also into a file or a pipe  */
+    QC_PROGRESS_NEVER = 2     /* --quiet (wins over --progress)          */
+};
 
 /* Parses argv; returns 0, or -1 with a one-line message in err. */
 int qc_options_parse(int argc, char **argv, qc_options *opts, char *err, size_t errlen);

@@ -4,38 +4,20 @@
  */
 #include <stdio.h>
 
+#include "longrun.h"
+#include "mpi_run.h"
 #include "options.h"
+#include "report.h"
+#ifdef QC_HAVE_MPI
+#include "qcount_mpi.h"
+#endif
 
 static int fail(const char *msg)
 {
+    if (qct_mpi_launcher_rank() > 0)
+        return 2;   /* under mpirun every rank sees the same input: rank 0 says it */
     fprintf(stderr, "qcount: %s\n", msg);
     return 2;
-}
-
-static void print_json(const qc_options *o, const qc_result *r, qc_u128 unique)
-{
-    char total[48], placements[48], fundamental[48] = "";
-    qc_u128_format(r->total, total);
-    qc_u128_format(r->placements, placements);
-    if (o->unique)
-        qc_u128_format(unique, fundamental);
-    double rate = r->seconds > 0 ? (double)r->placements / r->seconds : 0.0;
-    printf("{\"n\": %d, \"total\": %s, %s%s%s\"engine\": \"%s\", \"threads\": %d, "
-           "\"seconds\": %.6f, \"units\": %zu, \"placements\": %s, "
-           "\"placements_per_second\": %.0f}\n",
-           o->n, total, o->unique ? "\"unique\": " : "", fundamental, o->unique ? ", " : "",
-           qc_engine_name(o->engine), r->threads, r->seconds, r->units, placements, rate);
-}
-
-/* --stats: the measure of work, so that the cost per placement shows. */
-static void print_stats(const qc_options *o, const qc_result *r)
-{
-    char placements[48];
-    qc_u128_format(r->placements, placements);
-    double rate = r->seconds > 0 ? (double)r->placements / r->seconds : 0.0;
-    fprintf(stderr, "qcount: stats: placements %s, placements/s %.0f, seconds %.6f, "
-            "units %zu, engine %s, threads %d\n",
-            placements, rate, r->seconds, r->units, qc_engine_name(o->engine), r->threads);
 }
 
 int main(int argc, char **argv)
@@ -44,6 +26,8 @@ int main(int argc, char **argv)
     char err[256];
     if (qc_options_parse(argc, argv, &opts, err, sizeof err) != 0)
         return fail(err);
+    if (opts.action != QC_ACTION_COUNT && qct_mpi_launcher_rank() > 0)
+        return 0;
     if (opts.action == QC_ACTION_HELP) {
         fputs(qc_usage_text, stdout);
         return 0;
@@ -53,39 +37,27 @@ int main(int argc, char **argv)
         return 0;
     }
 
+    if (qct_mpi_launcher_rank() >= 0) {
+#ifdef QC_HAVE_MPI
+        return qcount_mpi_main(&opts, &argc, &argv);
+#else
+        return fail("started by an MPI launcher, but this qcount was built without MPI "
+                    "(install libopenmpi-dev and rebuild, or set QCOUNT_MPI=0)");
+#endif
+    }
+
     qc_plan *plan;
     int rc = qc_plan_create(&plan, opts.n, opts.engine);
     if (rc != QC_OK)
         return fail(rc == QC_ENOMEM ? "out of memory building the work units" : "cannot plan this count");
-    qc_run_options run = {.threads = opts.threads, .bind = opts.bind};
     qc_result result;
-    rc = qc_run(plan, &run, &result);
+    char msg[512];
+    rc = qc_longrun(&opts, plan, &result, msg, sizeof msg);   /* ledger, progress, signals */
     qc_plan_free(plan);
-    if (rc != QC_OK)
-        return fail("the count failed");
-
-    /* --unique: Burnside over the symmetric solutions (core/symcount.c);
-     * those searches are tiny next to the count (N=20: 9.5 M placements
-     * against ~10^10), so the statistics stay the engine's own. */
-    qc_u128 unique = 0;
-    if (opts.unique) {
-        qc_u128 r90, r180;
-        if (qc_symmetric_counts(opts.n, &r90, &r180, NULL) != QC_OK)
-            return fail("cannot count the symmetric solutions");
-        unique = qc_fundamental_count(opts.n, result.total, r90, r180);
+    if (rc != 0) {
+        fprintf(stderr, "qcount: %s\n", msg);
+        return rc;
     }
 
-    if (opts.stats)
-        print_stats(&opts, &result);
-    if (opts.json) {
-        print_json(&opts, &result, unique);
-    } else {
-        char total[48];
-        puts(qc_u128_format(result.total, total));
-        if (opts.unique)
-            puts(qc_u128_format(unique, total));
-    }
-    if (fflush(stdout) != 0 || ferror(stdout))
-        return fail("cannot write the result to stdout");
-    return 0;
+    return qc_report_result(&opts, &result, NULL, NULL);
 }

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# mpi_test.sh — qcount under mpirun on this one machine: counts on 1, 2 and 3
+# ranks (one thread each, oversubscribed: 3 ranks fit 2 cores) against
+# known-counts.tsv, more ranks than units, refused runs, and a checkpointed
+# run killed mid-way and resumed on another number of ranks.
+#   Usage: mpi_test.sh MPIEXEC QCOUNT KNOWN_TSV CASE
+#   CASE: counts | refuse | big (N=17 on 3 ranks) | resume
+#
+# Open MPI inside a container or CI runner needs (all set below):
+#   OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  CI runs as root
+#   OMPI_MCA_plm=isolated           launch locally; no ssh/rsh agent needed
+#   OMPI_MCA_rmaps_base_oversubscribe=1   more ranks than cores
+#   OMPI_MCA_hwloc_base_binding_policy=none  no launcher binding (qcount
+#                                    spreads ranks sharing a machine itself)
+#   OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader  shared memory only: no UCX,
+#                                    InfiniBand or TCP probing and warnings
+#   OMPI_MCA_btl_vader_single_copy_mechanism=none  no CMA (ptrace) needed
+set -u
+mpiexec=$1 qcount=$2 known=$3 case=$4
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_plm=isolated OMPI_MCA_rmaps_base_oversubscribe=1
+export OMPI_MCA_hwloc_base_binding_policy=none
+export OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
+pass=0 fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+known_total() { awk -v n="$1" '$1 == n { print $2 }' "$known"; }
+
+# expect_mpi NP N [ARGS...]: rank 0 alone prints the known total on stdout,
+# and stderr holds the report: a summary line and one line per rank.
+expect_mpi() {
+    local np=$1 n=$2; shift 2
+    local want; want=$(known_total "$n")
+    timeout 120 "$mpiexec" -np "$np" "$qcount" --threads 1 "$@" "$n" >"$tmp/out" 2>"$tmp/err"
+    local rc=$?
+    if [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = "$want" ] && [ "$(wc -l <"$tmp/out")" -eq 1 ] \
+       && grep -q "^qcount: $np ranks" "$tmp/err" \
+       && [ "$(grep -c '^qcount: rank [0-9]* (' "$tmp/err")" -eq "$np" ]; then ok
+    else bad "mpirun -np $np qcount $* $n -> rc=$rc out='$(cat "$tmp/out")' err='$(cat "$tmp/err")' (want $want)"; fi
+}
+
+case $case in
+counts)
+    for n in 10 13; do expect_mpi 1 "$n"; done
+    for n in 1 4 12 14; do expect_mpi 2 "$n"; done
+    # N=1 has one unit, N=2 and 3 none, N=4 three: more ranks than units
+    for n in 1 2 3 4 5 13 14; do expect_mpi 3 "$n"; done
+    # several counting threads per rank, sharing the rank's queue
+    expect_mpi 2 14 --threads 2
+    # --unique: rank 0 adds the fundamental count, as a plain run does
+    timeout 60 "$mpiexec" -np 2 "$qcount" --threads 1 --unique 10 >"$tmp/out" 2>"$tmp/err"
+    [ "$(tr '\n' ' ' <"$tmp/out")" = "724 92 " ] && ok || bad "--unique under mpirun: $(cat "$tmp/out")"
+    # --json: one object with a ranks array, units summing to the plan's
+    timeout 60 "$mpiexec" -np 3 "$qcount" --threads 1 --json 12 >"$tmp/out" 2>"$tmp/err"
+    python3 - "$tmp/out" "$(known_total 12)" <<'EOF' && ok || bad "--json under mpirun: $(cat "$tmp/out")"
+import json, sys
+o = json.load(open(sys.argv[1]))
+assert o["total"] == int(sys.argv[2]), o
+assert [r["rank"] for r in o["ranks"]] == [0, 1, 2], o
+assert sum(r["units"] for r in o["ranks"]) == o["units"], o
+assert all(r["threads"] == 1 and r["busy_seconds"] >= 0 for r in o["ranks"]), o
+EOF
+    ;;
+refuse)
+    # ranks with different plans (N) are refused: one line from rank 0
+    timeout 60 "$mpiexec" -np 1 "$qcount" 12 : -np 1 "$qcount" 13 >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ $rc -ne 0 ] && [ ! -s "$tmp/out" ] && [ "$(grep -c '^qcount: ' "$tmp/err")" -eq 1 ] \
+       && grep -q '^qcount: rank 1 has different work units' "$tmp/err"; then ok
+    else bad "mismatched plans -> rc=$rc out='$(cat "$tmp/out")' err='$(cat "$tmp/err")'"; fi
+    # bad input under mpirun: exit 2 and one line, from rank 0 only
+    timeout 60 "$mpiexec" -np 3 "$qcount" 0 >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ $rc -ne 0 ] && [ ! -s "$tmp/out" ] && [ "$(grep -c '^qcount: ' "$tmp/err")" -eq 1 ] \
+       && grep -q "^qcount: board size '0' out of range" "$tmp/err"; then ok
+    else bad "bad N under mpirun -> rc=$rc out='$(cat "$tmp/out")' err='$(cat "$tmp/err")'"; fi
+    ;;
+big)
+    expect_mpi 3 17
+    ;;
+resume)
+    # A checkpointed run on 2 ranks, mpirun killed with SIGKILL (its ranks
+    # are orphaned and must notice and exit); resumed on 3 ranks and
+    # stopped with SIGTERM; finished on 1 rank: the exact total, and each
+    # run took over what the previous ones had saved.
+    ledger=$tmp/ledger
+    records() { local sz; sz=$(stat -c %s "$ledger" 2>/dev/null || echo 64); echo $(((sz - 64) / 40)); }
+    # start_and_kill SIGNAL NP N: runs mpirun in the background, kills it
+    # once the ledger holds 50 more records; returns the run's status
+    start_and_kill() {
+        local sig=$1 np=$2 n=$3 before; before=$(records)
+        "$mpiexec" -np "$np" "$qcount" --threads 1 --quiet --checkpoint "$ledger" "$n" \
+            >"$tmp/out" 2>"$tmp/err" &
+        local pid=$! i=0
+        while [ $i -lt 1500 ] && kill -0 $pid 2>/dev/null && [ "$(records)" -lt $((before + 50)) ]; do
+            sleep 0.02; i=$((i + 1))
+        done
+        kill -"$sig" $pid 2>/dev/null
+        wait $pid 2>/dev/null
+    }
+    # the ledger is free once every rank of the killed run is gone
+    wait_free() {
+        local i=0
+        while [ $i -lt 100 ] && ! flock -n -x "$ledger" true 2>/dev/null; do sleep 0.05; i=$((i + 1)); done
+        flock -n -x "$ledger" true
+    }
+    n=16
+    want=$(known_total $n)
+    start_and_kill KILL 2 $n; rc=$?
+    a=$(records)
+    if [ $rc -ne 0 ] && [ "$a" -gt 0 ] && wait_free; then ok
+    else bad "SIGKILL of mpirun -np 2: rc=$rc, $a records, ledger free: $(wait_free && echo yes || echo no)"; fi
+    start_and_kill TERM 3 $n; rc=$?
+    b=$(records)
+    if [ $rc -ne 0 ] && [ "$b" -gt "$a" ] && wait_free; then ok
+    else bad "SIGTERM of mpirun -np 3: rc=$rc, records $a -> $b, err='$(cat "$tmp/err")'"; fi
+    timeout 120 "$mpiexec" -np 1 "$qcount" --threads 2 --quiet --checkpoint "$ledger" $n \
+        >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    resumed=$(sed -n 's/^qcount: 1 ranks, .* units (\([0-9]*\) from the ledger).*/\1/p' "$tmp/err")
+    if [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = "$want" ] && [ -n "$resumed" ] \
+       && [ "$resumed" -gt 0 ] && [ "$resumed" -le "$b" ]; then ok
+    else bad "resume on 1 rank: rc=$rc out='$(cat "$tmp/out")' err='$(cat "$tmp/err")' (want $want, resumed 1..$b)"; fi
+    # and once more: everything comes from the ledger, same total
+    timeout 60 "$mpiexec" -np 2 "$qcount" --threads 1 --checkpoint "$ledger" $n >"$tmp/out" 2>"$tmp/err"
+    if [ "$(cat "$tmp/out")" = "$want" ] \
+       && grep -qE "^qcount: 2 ranks, 2 threads, ([0-9]+) units \(\1 from the ledger\)" "$tmp/err"; then ok
+    else bad "rerun of a finished ledger: out='$(cat "$tmp/out")' err='$(cat "$tmp/err")'"; fi
+    ;;
+*)
+    echo "mpi_test.sh: unknown case '$case'" >&2
+    exit 2
+    ;;
+esac
+
+echo "mpi_test $case: $pass passed, $fail failed"
+[ $fail -eq 0 ]

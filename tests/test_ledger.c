@@ -1,0 +1,235 @@
+/*
+ * test_ledger.c — the checkpoint ledger on its own: what is recorded comes
+ * back after a reopen; what a crash leaves (torn tail, bad last record,
+ * zero blocks) is tolerated and repaired at the next append; everything
+ * else (foreign plan, corrupted middle record, truncated header, twice
+ * recorded unit, a second user) is refused with the file untouched.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ledger.h"
+
+static int failures;
+#define CHECK(cond) do { if (!(cond)) { failures++; \
+    fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); } } while (0)
+
+static char dir[] = "/tmp/test_ledger.XXXXXX";
+static char path[256];
+
+static unsigned char *slurp(const char *p, size_t *len)
+{
+    struct stat st;
+    FILE *f = stat(p, &st) == 0 && S_ISREG(st.st_mode) ? fopen(p, "rb") : NULL;
+    if (!f) { *len = 0; return NULL; }
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *b = malloc((size_t)n + 1);
+    *len = fread(b, 1, (size_t)n, f);
+    fclose(f);
+    return b;
+}
+
+static void spit(const char *p, const unsigned char *b, size_t len)
+{
+    FILE *f = fopen(p, "wb");
+    fwrite(b, 1, len, f);
+    fclose(f);
+}
+
+static qc_tally tally_of(size_t unit)
+{
+    qc_tally t = {.solutions = ((qc_u128)unit << 64) + 7 * unit + 1, .placements = 1000 + unit};
+    return t;
+}
+
+/* Opening must fail, mention the path and `what`, and leave the bytes. */
+static void expect_refused(const qc_plan *plan, const char *what)
+{
+    size_t before_len, after_len;
+    unsigned char *before = slurp(path, &before_len);
+    qct_ledger *l;
+    char err[512] = "";
+    int rc = qct_ledger_open(&l, path, plan, err, sizeof err);
+    CHECK(rc == -1);
+    if (rc == 0)
+        qct_ledger_close(l);
+    CHECK(strstr(err, path) != NULL);
+    CHECK(strchr(err, '\n') == NULL);
+    if (!strstr(err, what)) {
+        failures++;
+        fprintf(stderr, "message '%s' does not say '%s'\n", err, what);
+    }
+    unsigned char *after = slurp(path, &after_len);
+    CHECK(before_len == after_len && (before_len == 0 || memcmp(before, after, before_len) == 0));
+    free(before);
+    free(after);
+}
+
+static qct_ledger *open_ok(const qc_plan *plan)
+{
+    qct_ledger *l = NULL;
+    char err[512] = "";
+    if (qct_ledger_open(&l, path, plan, err, sizeof err) != 0) {
+        failures++;
+        fprintf(stderr, "open failed: %s\n", err);
+        exit(1);
+    }
+    return l;
+}
+
+int main(void)
+{
+    if (!mkdtemp(dir))
+        return 1;
+    snprintf(path, sizeof path, "%s/run.ckpt", dir);
+    qc_plan *plan, *other_n;
+    if (qc_plan_create(&plan, 10, QC_ENGINE_HALVING) || qc_plan_create(&other_n, 11, QC_ENGINE_HALVING))
+        return 1;
+    const size_t units = qc_plan_unit_count(plan);
+    const size_t hs = QCT_LEDGER_HEADER_SIZE, rs = QCT_LEDGER_RECORD_SIZE;
+    CHECK(units >= 8);
+
+    /* a new ledger is a header and nothing else */
+    qct_ledger *l = open_ok(plan);
+    CHECK(qct_ledger_done_count(l) == 0);
+    for (size_t u = 0; u < 5; u++) {
+        qc_tally t = tally_of(u * 2);
+        CHECK(qct_ledger_record(l, u * 2, &t) == 0);
+    }
+    qc_tally dup = tally_of(2);
+    CHECK(qct_ledger_record(l, 2, &dup) == -1);          /* twice: refused */
+    CHECK(qct_ledger_record(l, units, &dup) == -1);      /* out of range */
+    /* a second run on the same ledger is refused while this one holds it */
+    expect_refused(plan, "in use");
+    qct_ledger_close(l);
+    size_t len;
+    unsigned char *good = slurp(path, &len);
+    CHECK(len == hs + 5 * rs);
+
+    /* everything comes back */
+    l = open_ok(plan);
+    CHECK(qct_ledger_done_count(l) == 5);
+    for (size_t u = 0; u < units; u++) {
+        qc_tally t, want = tally_of(u);
+        int done = u % 2 == 0 && u < 10;
+        CHECK(qct_ledger_is_done(l, u) == done);
+        CHECK(qct_ledger_get(l, u, &t) == (done ? 0 : -1));
+        if (done)
+            CHECK(t.solutions == want.solutions && t.placements == want.placements);
+    }
+    qct_ledger_close(l);
+
+    /* a torn tail: tolerated, cut at the next append */
+    unsigned char *buf = malloc(len + 2 * rs);
+    memcpy(buf, good, len);
+    memcpy(buf + len, good + hs, 17);
+    spit(path, buf, len + 17);
+    l = open_ok(plan);
+    CHECK(qct_ledger_done_count(l) == 5);
+    qc_tally t1 = tally_of(1);
+    CHECK(qct_ledger_record(l, 1, &t1) == 0);
+    qct_ledger_close(l);
+    size_t len2;
+    unsigned char *now = slurp(path, &len2);
+    CHECK(len2 == len + rs);
+    free(now);
+    l = open_ok(plan);
+    CHECK(qct_ledger_done_count(l) == 6 && qct_ledger_is_done(l, 1));
+    qct_ledger_close(l);
+
+    /* a corrupt last record: that unit is not done, the others are */
+    memcpy(buf, good, len);
+    buf[len - 3] ^= 0x40;
+    spit(path, buf, len);
+    l = open_ok(plan);
+    CHECK(qct_ledger_done_count(l) == 4 && !qct_ledger_is_done(l, 8));
+    qc_tally t8 = tally_of(8);
+    CHECK(qct_ledger_record(l, 8, &t8) == 0);
+    qct_ledger_close(l);
+    l = open_ok(plan);
+    CHECK(qct_ledger_done_count(l) == 5 && qct_ledger_is_done(l, 8));
+    qct_ledger_close(l);
+
+    /* an all-zero record in the middle (an unwritten block): skipped */
+    memcpy(buf, good, len);
+    memset(buf + hs + rs, 0, rs);
+    spit(path, buf, len);
+    l = open_ok(plan);
+    CHECK(qct_ledger_done_count(l) == 4 && !qct_ledger_is_done(l, 2));
+    qct_ledger_close(l);
+
+    /* a corrupted middle record: refused */
+    memcpy(buf, good, len);
+    buf[hs + rs + 9] ^= 0x01;
+    spit(path, buf, len);
+    expect_refused(plan, "record 2 of 5 is corrupted");
+
+    /* a unit recorded twice (with good checksums): refused */
+    memcpy(buf, good, len);
+    memcpy(buf + len, good + hs, rs);
+    spit(path, buf, len + rs);
+    expect_refused(plan, "recorded twice");
+
+    /* a foreign ledger (another N) */
+    spit(path, good, len);
+    expect_refused(other_n, "another count");
+
+    /* another engine, another split: headers with good checksums */
+    memcpy(buf, good, len);
+    memcpy(buf + 24, "octo\0\0\0", 8);
+    buf[20] = 7;
+    *(uint64_t *)(buf + 56) = qct_ledger_checksum(0, buf, 56);   /* little-endian host */
+    spit(path, buf, len);
+    expect_refused(plan, "another count (N=10, engine octo)");
+    memcpy(buf, good, len);
+    buf[50] ^= 0x10;
+    *(uint64_t *)(buf + 56) = qct_ledger_checksum(0, buf, 56);
+    spit(path, buf, len);
+    expect_refused(plan, "another work split");
+
+    /* a header with a flipped bit */
+    memcpy(buf, good, len);
+    buf[44] ^= 0x02;
+    spit(path, buf, len);
+    expect_refused(plan, "header is corrupted");
+
+    /* truncated headers, empty file, not a ledger */
+    spit(path, good, 30);
+    expect_refused(plan, "truncated header");
+    spit(path, good, 5);
+    expect_refused(plan, "truncated header");
+    spit(path, good, 0);
+    expect_refused(plan, "empty file");
+    spit(path, (const unsigned char *)"hello, world\n", 13);
+    expect_refused(plan, "not a qcount ledger");
+
+    /* a directory where the ledger should be; a missing directory */
+    char sub[300];
+    snprintf(sub, sizeof sub, "%s/adir", dir);
+    mkdir(sub, 0700);
+    char saved[256];
+    strcpy(saved, path);
+    strcpy(path, sub);
+    expect_refused(plan, "cannot open");
+    snprintf(path, sizeof path, "%s/nodir/run.ckpt", dir);
+    expect_refused(plan, "cannot create");
+    strcpy(path, saved);
+
+    unlink(path);
+    rmdir(sub);
+    rmdir(dir);
+    free(buf);
+    free(good);
+    qc_plan_free(plan);
+    qc_plan_free(other_n);
+    if (failures)
+        fprintf(stderr, "%d checks failed\n", failures);
+    else
+        printf("ledger: all checks passed\n");
+    return failures != 0;
+}

@@ -1,0 +1,89 @@
+/*
+ * mpi_run.h — counting one plan across the ranks of an MPI job.
+ *
+ * Hybrid: one rank per machine (or NUMA node), OpenMP threads inside each
+ * rank.  Rank 0 owns the list of units still to count and hands them out on
+ * request (pull-based: a slow or busy machine simply asks less often); every
+ * rank, rank 0 included, counts with its own threads and sends each unit's
+ * tally back, and rank 0 sums them (and records them in a checkpoint ledger
+ * when given one).  See mpi_run.c for the protocol.
+ *
+ * The launcher check below needs no MPI, so the program can ask it in every
+ * build: a plain `qcount 16` never calls MPI_Init and never loads a
+ * transport; only a process started by mpirun/srun joins the job.
+ */
+#ifndef QC_MPI_RUN_H
+#define QC_MPI_RUN_H
+
+#include <stdlib.h>
+
+#include "qcount.h"
+
+/* This process's rank as its MPI launcher announced it in the environment
+ * (Open MPI: OMPI_COMM_WORLD_RANK; PMIx, e.g. srun --mpi=pmix: PMIX_RANK;
+ * MPICH/Hydra and srun --mpi=pmi2: PMI_RANK), or -1 when no launcher
+ * started it.  QCOUNT_MPI=0 in the environment forces -1: a plain count,
+ * e.g. from a script that an MPI launcher started. */
+static inline int qct_mpi_launcher_rank(void)
+{
+    static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"};
+    const char *force = getenv("QCOUNT_MPI");
+    if (force && force[0] == '0' && force[1] == '\0')
+        return -1;
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && *v)
+            return atoi(v);
+    }
+    return -1;
+}
+
+#ifdef QC_HAVE_MPI
+
+#include <stdint.h>
+
+/* What one rank did, for the imbalance report. */
+typedef struct qct_mpi_rank_stats {
+    int rank;
+    int threads;            /* counting threads                             */
+    size_t units;           /* units this rank counted                      */
+    double busy_seconds;    /* summed over its threads: time inside units   */
+    double wall_seconds;    /* from the first hand-out to its last result   */
+    qc_u128 placements;
+    char host[64];
+} qct_mpi_rank_stats;
+
+typedef struct qct_mpi_result {
+    qc_result total;        /* as qc_run's; threads = all ranks' threads    */
+    int ranks;
+    qct_mpi_rank_stats *per_rank;   /* [ranks] on rank 0, NULL elsewhere    */
+} qct_mpi_result;
+
+/* MPI_Init_thread (FUNNELED: only the main thread talks to MPI).  Returns
+ * QC_OK, or QC_EINVAL if MPI cannot give that much thread support. */
+int qct_mpi_init(int *argc, char ***argv);
+int qct_mpi_rank(void);
+int qct_mpi_size(void);
+void qct_mpi_finalize(void);
+/* Nonzero once this rank found its launcher gone (mpirun killed): then
+ * qct_mpi_count returned QC_ESTOP and MPI_Abort could hang; just exit. */
+int qct_mpi_orphaned(void);
+/* Ends every rank of the job now (MPI_Abort) with this exit status. */
+void qct_mpi_abort(int status);
+
+/* Counts plan over every rank of MPI_COMM_WORLD; collective.  plan may be
+ * NULL on a rank that could not build it, and root_error non-NULL on rank 0
+ * when it cannot go on (a bad checkpoint): then, as when the ranks' plans
+ * differ (fingerprints), every rank returns QC_EINVAL and rank 0 gets the
+ * reason in err.  opts->threads and bind apply on every rank; its hooks
+ * (unit_known, unit_done, progress, stop: see qc_run_options) are used on
+ * rank 0 only, with qc_run's meanings, except that on a stop or a failed
+ * unit_done rank 0 returns QC_ESTOP or QC_EHOOK at once and alone (the
+ * caller must then end the job: MPI_Abort).  Fills *out (free it with
+ * qct_mpi_result_free); totals are meaningful on rank 0. */
+int qct_mpi_count(const qc_plan *plan, const qc_run_options *opts, const char *root_error,
+                  qct_mpi_result *out, char *err, size_t errlen);
+void qct_mpi_result_free(qct_mpi_result *r);
+
+#endif /* QC_HAVE_MPI */
+#endif

@@ -1,0 +1,178 @@
+/*
+ * progress.c — the live progress line (see progress.h).
+ *
+ * The scheduler reports each finished unit through qcp_line_update, under
+ * its own serialisation; this file copies the snapshot under a mutex and
+ * a thread of its own draws it once a second, so the line keeps moving
+ * (elapsed, ETA) even while units take long, and the workers never wait
+ * on the terminal.  Each refresh is one write(2), which cannot interleave
+ * with other output mid-line.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "progress.h"
+
+struct qcp_line {
+    int fd, tty;
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    int stopping;
+    int drawn;                /* a line is on the terminal */
+    int have;                 /* the run has reported where it stands */
+    qc_progress last;
+    struct timespec start;    /* CLOCK_MONOTONIC */
+};
+
+static double since(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) * 1e-9;
+}
+
+/* h:mm:ss, or Dd hh:mm:ss for more than a day. */
+static void format_duration(double s, char *buf, size_t len)
+{
+    if (s < 0 || s > 1e9) {
+        snprintf(buf, len, "--");
+        return;
+    }
+    unsigned long t = (unsigned long)(s + 0.5);
+    unsigned long d = t / 86400, h = t / 3600 % 24, m = t / 60 % 60, sec = t % 60;
+    if (d)
+        snprintf(buf, len, "%lud %02lu:%02lu:%02lu", d, h, m, sec);
+    else
+        snprintf(buf, len, "%lu:%02lu:%02lu", h, m, sec);
+}
+
+void qcp_line_format(const qc_progress *p, double elapsed, char *buf, size_t len)
+{
+    double pct = p->units_total ? 100.0 * (double)p->units_done / (double)p->units_total : 100.0;
+    /* ETA from the pace of the units counted by this run (resumed ones
+     * took no time); units differ in size, so it is a rough guide */
+    size_t counted = p->units_done - p->units_resumed;
+    size_t left = p->units_total - p->units_done;
+    char el[32], eta[32];
+    format_duration(elapsed, el, sizeof el);
+    if (counted > 0 && elapsed > 0)
+        format_duration(elapsed / (double)counted * (double)left, eta, sizeof eta);
+    else
+        snprintf(eta, sizeof eta, "--");
+    double rate = elapsed > 0 ? (double)p->placements / elapsed : 0.0;
+    const char *unit = "";
+    if (rate >= 1e9) {
+        rate /= 1e9;
+        unit = "G";
+    } else if (rate >= 1e6) {
+        rate /= 1e6;
+        unit = "M";
+    } else if (rate >= 1e3) {
+        rate /= 1e3;
+        unit = "k";
+    }
+    snprintf(buf, len, "qcount: %zu/%zu units (%.1f%%), elapsed %s, ETA %s, %.1f%s placements/s",
+             p->units_done, p->units_total, pct, el, eta, rate, unit);
+}
+
+static void write_all(int fd, const char *s, size_t len)
+{
+    while (len) {
+        ssize_t k = write(fd, s, len);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return;          /* stderr gone: the progress is not worth a fuss */
+        s += k;
+        len -= (size_t)k;
+    }
+}
+
+/* Draws the line; called with the lock held. */
+static void draw(qcp_line *line)
+{
+    char text[256], out[300];
+    qcp_line_format(&line->last, since(&line->start), text, sizeof text);
+    int k = line->tty ? snprintf(out, sizeof out, "\r%s\033[K", text)
+                      : snprintf(out, sizeof out, "%s\n", text);
+    if (k > 0)
+        write_all(line->fd, out, (size_t)k < sizeof out ? (size_t)k : sizeof out - 1);
+    line->drawn = 1;
+}
+
+static void *draw_loop(void *arg)
+{
+    qcp_line *line = arg;
+    pthread_mutex_lock(&line->lock);
+    for (;;) {
+        /* every refresh; once more at the end into a file (the final
+         * state, for the log), or if nothing was drawn yet on a terminal
+         * (so even a short run shows its line once before erasing it) */
+        if (line->have && (!line->stopping || !line->tty || !line->drawn))
+            draw(line);
+        if (line->stopping)
+            break;
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);   /* the condvar's clock */
+        until.tv_sec += 1;
+        int first = !line->have;
+        while (!line->stopping && first == !line->have
+               && pthread_cond_timedwait(&line->wake, &line->lock, &until) != ETIMEDOUT)
+            ;
+    }
+    pthread_mutex_unlock(&line->lock);
+    return NULL;
+}
+
+qcp_line *qcp_line_start(int fd, int tty)
+{
+    qcp_line *line = calloc(1, sizeof *line);
+    if (!line)
+        return NULL;
+    line->fd = fd;
+    line->tty = tty;
+    clock_gettime(CLOCK_MONOTONIC, &line->start);
+    pthread_mutex_init(&line->lock, NULL);
+    pthread_cond_init(&line->wake, NULL);
+    if (pthread_create(&line->thread, NULL, draw_loop, line) != 0) {
+        pthread_mutex_destroy(&line->lock);
+        pthread_cond_destroy(&line->wake);
+        free(line);
+        return NULL;
+    }
+    return line;
+}
+
+void qcp_line_update(void *ctx, const qc_progress *p)
+{
+    qcp_line *line = ctx;
+    pthread_mutex_lock(&line->lock);
+    line->last = *p;
+    if (!line->have) {        /* the first report: draw it now */
+        line->have = 1;
+        pthread_cond_signal(&line->wake);
+    }
+    pthread_mutex_unlock(&line->lock);
+}
+
+void qcp_line_stop(qcp_line *line)
+{
+    if (!line)
+        return;
+    pthread_mutex_lock(&line->lock);
+    line->stopping = 1;
+    pthread_cond_signal(&line->wake);
+    pthread_mutex_unlock(&line->lock);
+    pthread_join(line->thread, NULL);
+    if (line->tty && line->drawn)
+        write_all(line->fd, "\r\033[K", 4);   /* erase: the terminal is as before */
+    pthread_mutex_destroy(&line->lock);
+    pthread_cond_destroy(&line->wake);
+    free(line);
+}

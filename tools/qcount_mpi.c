@@ -1,0 +1,142 @@
+/*
+ * qcount_mpi.c — the qcount program when an MPI launcher started it
+ * (mpirun, srun): join the job, count across its ranks, and let rank 0
+ * alone print — the total on stdout, as in a plain run, and the per-rank
+ * report (units, busy seconds) on stderr, so imbalance is visible.
+ *
+ * --checkpoint: rank 0 alone opens the ledger, leaves its units out and
+ * records every tally as it arrives, so a job cancelled or out of time
+ * resumes from it on any number of ranks.  Records are written as they
+ * come (one pwrite each), so even SIGKILL loses only the units in flight.
+ * SIGINT/SIGTERM on rank 0 (mpirun and srun forward them) syncs the ledger,
+ * says how far it got and ends the job with MPI_Abort; the other ranks keep
+ * the default action and simply die.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "longrun.h"
+#include "mpi_run.h"
+#include "qcount_mpi.h"
+#include "report.h"
+
+static void print_report(const qct_mpi_result *r)
+{
+    fprintf(stderr, "qcount: %d ranks, %d threads, %zu units (%zu from the ledger) in %.3f s\n",
+            r->ranks, r->total.threads, r->total.units, r->total.units_resumed, r->total.seconds);
+    for (int i = 0; i < r->ranks; i++) {
+        const qct_mpi_rank_stats *s = &r->per_rank[i];
+        double use = s->wall_seconds > 0 && s->threads > 0
+                     ? 100.0 * s->busy_seconds / (s->wall_seconds * s->threads) : 0.0;
+        fprintf(stderr, "qcount: rank %d (%s, %d threads): %zu units, busy %.3f s of %.3f s x %d (%.0f%%)\n",
+                s->rank, s->host, s->threads, s->units, s->busy_seconds, s->wall_seconds,
+                s->threads, use);
+    }
+}
+
+/* --json: the per-rank figures, after the fields every count has. */
+static void json_ranks(FILE *out, void *ctx)
+{
+    const qct_mpi_result *r = ctx;
+    char placements[48];
+    fprintf(out, ", \"ranks\": [");
+    for (int i = 0; i < r->ranks; i++) {
+        const qct_mpi_rank_stats *s = &r->per_rank[i];
+        qc_u128_format(s->placements, placements);
+        fprintf(out, "%s{\"rank\": %d, \"host\": \"", i ? ", " : "", s->rank);
+        for (const char *p = s->host; *p; p++)   /* host names are tame; stay valid JSON anyway */
+            fputc(*p == '"' || *p == '\\' || (unsigned char)*p < 0x20 ? '?' : *p, out);
+        fprintf(out, "\", \"threads\": %d, \"units\": %zu, \"busy_seconds\": %.6f, "
+                "\"wall_seconds\": %.6f, \"placements\": %s}",
+                s->threads, s->units, s->busy_seconds, s->wall_seconds, placements);
+    }
+    fprintf(out, "]");
+}
+
+int qcount_mpi_main(const qc_options *opts, int *argc, char ***argv)
+{
+    if (qct_mpi_init(argc, argv) != QC_OK) {
+        fprintf(stderr, "qcount: MPI could not start with thread support (MPI_THREAD_FUNNELED)\n");
+        qct_mpi_finalize();
+        return 2;
+    }
+    const int root = qct_mpi_rank() == 0;
+    qc_plan *plan = NULL;
+    if (qc_plan_create(&plan, opts->n, opts->engine) != QC_OK)
+        plan = NULL;
+    qc_run_options run = {.threads = opts->threads, .bind = opts->bind};
+    qc_longrun_ctx ctx = {0};
+    char err[512], why[512];
+    const char *root_error = NULL;
+    if (root && plan) {
+        if (opts->checkpoint
+            && qct_ledger_open(&ctx.ledger, opts->checkpoint, plan, why, sizeof why) != 0)
+            root_error = why;
+        qc_longrun_catch_signals(NULL, NULL);
+        int tty = isatty(STDERR_FILENO);
+        if (!root_error && (opts->progress == QC_PROGRESS_ALWAYS
+                            || (opts->progress == QC_PROGRESS_AUTO && tty)))
+            ctx.line = qcp_line_start(STDERR_FILENO, tty);
+        qc_longrun_hooks(&ctx, &run);
+    }
+    qct_mpi_result result;
+    int rc = qct_mpi_count(plan, &run, root_error, &result, err, sizeof err);
+    qcp_line_stop(ctx.line);
+    size_t units = plan ? qc_plan_unit_count(plan) : 0;
+    qc_plan_free(plan);
+    int status = 0;
+    if (rc == QC_ESTOP || rc == QC_EHOOK) {
+        /* rank 0 alone: say how far it got, then end every rank */
+        if (rc == QC_EHOOK) {
+            fprintf(stderr, "qcount: ledger '%s': cannot write: %s\n", opts->checkpoint,
+                    strerror(ctx.write_errno));
+            status = 2;
+        } else {
+            if (qct_mpi_orphaned())
+                signal(SIGPIPE, SIG_IGN);   /* stderr may lead to a dead mpirun */
+            int sig = qc_longrun_stop_signal();
+            const char *name = qct_mpi_orphaned() ? "the loss of its launcher (mpirun killed?)"
+                               : sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
+            if (ctx.ledger && qct_ledger_sync(ctx.ledger) == 0)
+                fprintf(stderr, "qcount: stopped by %s: %zu of %zu work units are saved in "
+                        "ledger '%s'; run it again, on any number of ranks, to resume\n",
+                        name, qct_ledger_done_count(ctx.ledger), units, opts->checkpoint);
+            else
+                fprintf(stderr, "qcount: stopped by %s after %zu of %zu work units; without "
+                        "--checkpoint the work done is lost\n", name, result.total.units, units);
+            status = 128 + (sig ? sig : SIGINT);
+        }
+        qct_ledger_close(ctx.ledger);
+        qct_mpi_result_free(&result);
+        fflush(stderr);
+        if (qct_mpi_orphaned())
+            _exit(status);   /* no launcher left to carry out an MPI_Abort */
+        qct_mpi_abort(status);
+        return status;
+    }
+    if (rc == QC_OK && ctx.ledger && qct_ledger_sync(ctx.ledger) != 0) {
+        snprintf(err, sizeof err, "ledger '%s': cannot sync: %s", opts->checkpoint,
+                 strerror(errno));
+        rc = QC_EHOOK;   /* the count is still right: print it, but fail */
+    }
+    qct_ledger_close(ctx.ledger);
+    if (rc != QC_OK && rc != QC_EHOOK) {
+        if (root)
+            fprintf(stderr, "qcount: %s\n", err);
+        status = 2;
+    } else if (root) {
+        if (rc == QC_EHOOK) {
+            fprintf(stderr, "qcount: %s\n", err);
+            status = 2;
+        }
+        print_report(&result);
+        if (qc_report_result(opts, &result.total, json_ranks, &result) != 0)
+            status = 2;
+    }
+    qct_mpi_result_free(&result);
+    qct_mpi_finalize();
+    return status;
+}

@@ -1,0 +1,20 @@
+/*
+ * report.h — printing a finished count, the same for a plain run and for
+ * rank 0 of an MPI job: the bare total (and, with --unique, the fundamental
+ * count) on stdout, or one JSON object; --stats on stderr.
+ */
+#ifndef QC_REPORT_H
+#define QC_REPORT_H
+
+#include <stdio.h>
+
+#include "options.h"
+
+/* Prints r as opts asks.  json_extra, when set, appends fields to the JSON
+ * object (it prints ", \"key\": value..." to out).  Returns 0, or 2 with a
+ * one-line message on stderr when stdout cannot be written or the
+ * symmetric counts behind --unique fail. */
+int qc_report_result(const qc_options *opts, const qc_result *r,
+                     void (*json_extra)(FILE *out, void *ctx), void *ctx);
+
+#endif
