@@ -10,6 +10,7 @@
 
 static const qc_engine_ops *const engine_table[QC_ENGINE_COUNT_] = {
     [QC_ENGINE_HALVING] = &qc_halving_ops,
+    [QC_ENGINE_JOIN] = &qc_join_ops,
 };
 
 const char *qc_engine_name(qc_engine_id engine)

@@ -1,0 +1,98 @@
+/*
+ * join.h — the meet-in-the-middle ("join") engine's building blocks, shared
+ * by its files and its unit tests (prefix qcj_).
+ *
+ * A solution is a top half (rows 0..h-1, h = N/2 rounded down) and a bottom
+ * half (rows h..N-1), each a partial placement without conflicts inside it,
+ * such that (1) their column sets are complementary and (2) no diagonal is
+ * used by both.  A top queen and a bottom queen can share only the 2(N-1)
+ * diagonals that cross the border between the halves: the anti-diagonals
+ * r+c = h..h+N-2 and the diagonals r-c+N-1 = h..h+N-2.  Each of those
+ * "border diagonals" gets one bit of a 64-bit signature, so condition (2) is
+ * `(top_sig & bottom_sig) == 0`.
+ *
+ * Files: join_half.c enumerates half placements (grouped by column set),
+ * join_pairs.c counts disjoint signature pairs (the hot loop), join_symmetry.c
+ * the mirror/flip orbits and their weights, join.c the engine and its units.
+ */
+#ifndef QC_JOIN_H
+#define QC_JOIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- the board geometry of one plan (join.c) ------------------------ */
+
+typedef struct qcj_geometry {
+    int n;            /* board size                                        */
+    int h;            /* rows in the top half; the bottom half has n-h     */
+    int unit_lo;      /* unit columns M = [unit_lo, unit_hi): a unit fixes */
+    int unit_hi;      /*   which of them the top half uses (its pattern)   */
+    int key_bits;     /* k: border diagonals sorted into groups, not ANDed */
+    int key_shift;    /* signature bit of the first group-key diagonal     */
+    int wide;         /* 1: the ANDed part needs 64 bits, 0: it fits in 32 */
+    uint64_t cell_sig[32][32];  /* [row][col]: the border diagonals of a queen */
+} qcj_geometry;
+
+/* Fills g for board size n (1..32) with the given split parameters. */
+void qcj_geometry_init(qcj_geometry *g, int n, int unit_cols, int key_bits);
+
+/* The column key: the columns outside M, squeezed together (bits below
+ * unit_lo stay, bits from unit_hi on move down to unit_lo). */
+static inline uint32_t qcj_colkey(const qcj_geometry *g, uint32_t cols)
+{
+    uint32_t low = cols & ((1u << g->unit_lo) - 1u);
+    uint32_t high = g->unit_hi >= 32 ? 0 : cols >> g->unit_hi;
+    return low | high << g->unit_lo;
+}
+
+/* The inverse: the column set outside M that a column key stands for. */
+static inline uint32_t qcj_colkey_expand(const qcj_geometry *g, uint32_t key)
+{
+    uint32_t low = key & ((1u << g->unit_lo) - 1u);
+    uint32_t high = (uint32_t)((uint64_t)(key >> g->unit_lo) << g->unit_hi);
+    return low | high;
+}
+
+/* ---- half placements (join_half.c) ---------------------------------- */
+
+/* A list of half placements: column key and border signature of each. */
+typedef struct qcj_halves {
+    uint32_t *colkey;
+    uint64_t *sig;
+    size_t len, cap;
+    int failed;       /* an allocation failed: the list is incomplete */
+} qcj_halves;
+
+/* Appends to out every conflict-free placement of one queen in each row
+ * r0..r1-1 whose columns inside M are exactly `pattern` (a subset of M).
+ * Adds the queens placed to *placed. */
+void qcj_halves_enumerate(const qcj_geometry *g, int r0, int r1, uint32_t pattern,
+                          qcj_halves *out, uint64_t *placed);
+void qcj_halves_free(qcj_halves *list);
+
+/* ---- the hot loop (join_pairs.c) ------------------------------------ */
+
+/* Pairs (a in tops, b in bottoms) with (a & b) == 0. */
+uint64_t qcj_count_disjoint32(const uint32_t *tops, size_t nt,
+                              const uint32_t *bottoms, size_t nb);
+uint64_t qcj_count_disjoint64(const uint64_t *tops, size_t nt,
+                              const uint64_t *bottoms, size_t nb);
+
+/* ---- symmetry (join_symmetry.c) ------------------------------------- */
+
+/* The columns of set s reflected left-right on an n-board. */
+uint32_t qcj_mirror(uint32_t s, int n);
+
+/* Whether pattern q (a subset of the mirror-symmetric column block m) is
+ * the smallest of its images under mirror and, when flip is set, under
+ * complement within m (the top-bottom flip of an even board). */
+int qcj_pattern_canonical(uint32_t q, uint32_t m, int n, int flip);
+
+/* The weight of top column set s in the unit of pattern q: 0 when another
+ * set of the same unit stands for s (an image of s with the same pattern
+ * and a smaller value), otherwise the number of distinct images of s, all
+ * of which have as many solutions as s. */
+int qcj_set_weight(uint32_t s, uint32_t q, uint32_t m, int n, int flip);
+
+#endif
