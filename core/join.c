@@ -103,7 +103,7 @@ void qcj_geometry_init(qcj_geometry *g, int n, int unit_cols, int key_bits)
  * board) / 2^(N-8), and gives N=16 some 70 units after symmetry. */
 static int join_unit_cols(int n)
 {
-    int m = n - 8;
+    int m = n - (getenv("QCJ_M") ? atoi(getenv("QCJ_M")) : 8);
     return m < n % 2 ? n % 2 : m;
 }
 
@@ -111,7 +111,7 @@ static int join_unit_cols(int n)
  * in 32 bits (N >= 18), at most 8. */
 static int join_key_bits(int n)
 {
-    int k = 4;
+    int k = getenv("QCJ_K") ? atoi(getenv("QCJ_K")) : 4;
     if (2 * (n - 1) - k > 32)
         k = 2 * (n - 1) - 32;
     return k > 8 ? 8 : k;

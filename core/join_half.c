@@ -5,81 +5,121 @@
  * given pattern.  Each placement is stored as (column key, border
  * signature); see join.h.
  *
- * Depth-first over the rows with the usual three bitmasks (columns and the
- * two diagonals shifted to the next row).  Tricks:
+ * Depth-first over the rows with an explicit stack and the usual three
+ * bitmasks (columns and the two diagonals shifted to the next row).  Tricks:
  *   [pattern filter]   columns of M outside the pattern are never tried;
- *   [pattern deadline] a branch stops as soon as the rows left are fewer
- *                      than the pattern columns still unused.
+ *   [pattern deadline] when the rows left equal the pattern columns still
+ *                      unused, a row may only take one of those (and a
+ *                      branch with fewer rows than that is dead);
+ *   [last row at once] the last row's free squares are written out in one
+ *                      loop, with no push/pop per placement.
  */
 #include <stdlib.h>
 
 #include "join.h"
 
-typedef struct walk {
-    const qcj_geometry *g;
-    int r1;
-    uint32_t full, allowed, pattern;
-    qcj_halves *out;
-    uint64_t placed;
-} walk;
-
-static void push(qcj_halves *l, uint32_t colkey, uint64_t sig)
+/* Makes room for `more` entries; returns 0, or -1 (and marks the list
+ * failed) when memory runs out. */
+static int reserve(qcj_halves *l, size_t more)
 {
     if (l->failed)
-        return;
-    if (l->len == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 4096;
-        uint32_t *k = realloc(l->colkey, cap * sizeof *k);
-        if (k)
-            l->colkey = k;
-        uint64_t *s = realloc(l->sig, cap * sizeof *s);
-        if (s)
-            l->sig = s;
-        if (!k || !s) {
-            l->failed = 1;
-            return;
-        }
-        l->cap = cap;
+        return -1;
+    if (l->len + more <= l->cap)
+        return 0;
+    size_t cap = l->cap ? l->cap : 4096;
+    while (cap < l->len + more)
+        cap *= 2;
+    uint32_t *k = realloc(l->colkey, cap * sizeof *k);
+    if (k)
+        l->colkey = k;
+    uint64_t *s = realloc(l->sig, cap * sizeof *s);
+    if (s)
+        l->sig = s;
+    if (!k || !s) {
+        l->failed = 1;
+        return -1;
     }
-    l->colkey[l->len] = colkey;
-    l->sig[l->len] = sig;
-    l->len++;
-}
-
-static void walk_row(walk *w, int row, uint32_t cols, uint32_t dl, uint32_t dr, uint64_t sig)
-{
-    if (row == w->r1) {
-        if ((cols & w->pattern) == w->pattern)
-            push(w->out, qcj_colkey(w->g, cols), sig);
-        return;
-    }
-    /* [pattern deadline] */
-    if (__builtin_popcount(w->pattern & ~cols) > w->r1 - row)
-        return;
-    uint32_t free = w->allowed & ~(cols | dl | dr);   /* [pattern filter] */
-    while (free) {
-        uint32_t bit = free & -free;
-        free &= free - 1;
-        w->placed++;
-        walk_row(w, row + 1, cols | bit, (dl | bit) << 1, (dr | bit) >> 1,
-                 sig | w->g->cell_sig[row][__builtin_ctz(bit)]);
-    }
+    l->cap = cap;
+    return 0;
 }
 
 void qcj_halves_enumerate(const qcj_geometry *g, int r0, int r1, uint32_t pattern,
                           qcj_halves *out, uint64_t *placed)
 {
-    uint32_t full = g->n >= 32 ? 0xffffffffu : (1u << g->n) - 1u;
+    const int rows = r1 - r0;
     uint32_t block = 0;   /* M */
     for (int c = g->unit_lo; c < g->unit_hi; c++)
         block |= 1u << c;
-    walk w = {
-        .g = g, .r1 = r1, .full = full,
-        .allowed = (full & ~block) | pattern, .pattern = pattern,
-        .out = out, .placed = 0,
-    };
-    walk_row(&w, r0, 0, 0, 0, 0);
-    *placed += w.placed;
+    const uint32_t full = g->n >= 32 ? 0xffffffffu : (1u << g->n) - 1u;
+    const uint32_t allowed = (full & ~block) | pattern;     /* [pattern filter] */
+    if (rows == 0) {
+        if (pattern == 0 && reserve(out, 1) == 0) {
+            out->colkey[out->len] = 0;
+            out->sig[out->len++] = 0;
+        }
+        return;
+    }
+    /* The column key of a single column (0 inside M): keys add up. */
+    uint32_t colkey_of[32];
+    for (int c = 0; c < 32; c++)
+        colkey_of[c] = c < g->n ? qcj_colkey(g, (1u << c) & ~block) : 0;
+
+    /* Level d: row r0+d, its masks, the part of the key and signature of
+     * the rows above, and the squares of the row still to try. */
+    uint32_t cols[32], dl[32], dr[32], key[32], todo[32];
+    uint64_t sig[32];
+    uint64_t nodes = 0;
+    int d = 0;
+    cols[0] = dl[0] = dr[0] = key[0] = 0;
+    sig[0] = 0;
+    /* the free squares of level d's row, [pattern deadline] applied */
+#define ROW_FREE(d) ({                                                     \
+        uint32_t f_ = allowed & ~(cols[d] | dl[d] | dr[d]);                 \
+        uint32_t missing_ = pattern & ~cols[d];                            \
+        int need_ = __builtin_popcount(missing_), left_ = rows - (d);       \
+        need_ > left_ ? 0u : need_ == left_ ? f_ & missing_ : f_; })
+    todo[0] = ROW_FREE(0);
+    const int last = rows - 1;
+    for (;;) {
+        uint32_t t = todo[d];
+        if (t == 0) {
+            if (--d < 0)
+                break;
+            continue;
+        }
+        if (d == last) {
+            /* [last row at once]: every free square is a placement */
+            const uint64_t *row_sig = g->cell_sig[r0 + d];
+            int k = __builtin_popcount(t);
+            nodes += (uint64_t)k;
+            todo[d] = 0;
+            if (reserve(out, (size_t)k) != 0)
+                break;
+            size_t at = out->len;
+            do {
+                int c = __builtin_ctz(t);
+                t &= t - 1;
+                out->colkey[at] = key[d] | colkey_of[c];
+                out->sig[at] = sig[d] | row_sig[c];
+                at++;
+            } while (t);
+            out->len = at;
+            continue;
+        }
+        uint32_t bit = t & -t;
+        int c = __builtin_ctz(t);
+        todo[d] = t & (t - 1);
+        nodes++;
+        cols[d + 1] = cols[d] | bit;
+        dl[d + 1] = (dl[d] | bit) << 1;
+        dr[d + 1] = (dr[d] | bit) >> 1;
+        key[d + 1] = key[d] | colkey_of[c];
+        sig[d + 1] = sig[d] | g->cell_sig[r0 + d][c];
+        d++;
+        todo[d] = ROW_FREE(d);
+    }
+#undef ROW_FREE
+    *placed += nodes;
 }
 
 void qcj_halves_free(qcj_halves *list)
