@@ -37,13 +37,15 @@ typedef struct join_data {
 
 /* ---- geometry ------------------------------------------------------- */
 
-/* Border diagonal slot s: s < n-1 is the anti-diagonal r+c = h+s, the rest
- * the diagonal r-c+n-1 = h+(s-(n-1)).  Cells of rows [r0,r1) on slot s. */
-static int slot_cells(int n, int h, int s, int r0, int r1)
+/* Border diagonal slot s (W per direction): s < W is the anti-diagonal
+ * r+c = b0+s, the rest the diagonal r-c+n-1 = b0+(s-W).  The number of
+ * cells of rows [r0,r1) on slot s. */
+static int slot_cells(const qcj_geometry *g, int slots, int s, int r0, int r1)
 {
+    const int n = g->n, w = slots / 2;
     int cells = 0;
     for (int r = r0; r < r1; r++) {
-        int c = s < n - 1 ? h + s - r : r + n - 1 - (h + s - (n - 1));
+        int c = s < w ? g->b0 + s - r : r + n - 1 - (g->b0 + s - w);
         cells += c >= 0 && c < n;
     }
     return cells;
@@ -54,9 +56,11 @@ void qcj_geometry_init(qcj_geometry *g, int n, int unit_cols, int key_bits)
     memset(g, 0, sizeof *g);
     g->n = n;
     g->h = n / 2;
+    g->b0 = n - g->h;
     g->unit_lo = (n - unit_cols) / 2;
     g->unit_hi = g->unit_lo + unit_cols;
-    const int slots = 2 * (n - 1);
+    const int w = g->h + n - 1 - g->b0;        /* border diagonals per direction */
+    const int slots = w > 0 ? 2 * w : 0;
     if (key_bits > slots)
         key_bits = slots;
     g->key_bits = key_bits;
@@ -70,7 +74,7 @@ void qcj_geometry_init(qcj_geometry *g, int n, int unit_cols, int key_bits)
     for (int j = 0; j < key_bits; j++) {
         int best = -1, best_score = -1;
         for (int s = 0; s < slots; s++) {
-            int score = slot_cells(n, g->h, s, 0, g->h) * slot_cells(n, g->h, s, g->h, n);
+            int score = slot_cells(g, slots, s, 0, g->h) * slot_cells(g, slots, s, g->b0, n);
             if (!taken[s] && score > best_score) {
                 best = s;
                 best_score = score;
@@ -86,13 +90,20 @@ void qcj_geometry_init(qcj_geometry *g, int n, int unit_cols, int key_bits)
     for (int r = 0; r < n; r++)
         for (int c = 0; c < n; c++) {
             uint64_t sig = 0;
-            int a = r + c - g->h;              /* anti-diagonal slot  */
-            int d = r - c + n - 1 - g->h;      /* diagonal slot - (n-1) */
-            if (a >= 0 && a < n - 1)
+            int a = r + c - g->b0;              /* anti-diagonal slot       */
+            int d = r - c + n - 1 - g->b0;      /* diagonal slot, less w    */
+            if (a >= 0 && a < w)
                 sig |= 1ull << pos[a];
-            if (d >= 0 && d < n - 1)
-                sig |= 1ull << pos[n - 1 + d];
+            if (d >= 0 && d < w)
+                sig |= 1ull << pos[w + d];
             g->cell_sig[r][c] = sig;
+            int up = r > g->h ? r - g->h : g->h - r;   /* rows to row h */
+            uint32_t mid = 0;
+            if (c - up >= 0)
+                mid |= 1u << (c - up);
+            if (c + up < n)
+                mid |= 1u << (c + up);
+            g->cell_mid[r][c] = up ? mid : 0;
         }
 }
 
@@ -108,12 +119,13 @@ static int join_unit_cols(int n)
 }
 
 /* Group key bits: 4 for the sieve, more where the ANDed rest would not fit
- * in 32 bits (N >= 18), at most 8. */
+ * in 32 bits, at most 8. */
 static int join_key_bits(int n)
 {
+    int slots = n % 2 ? 2 * (n - 2) : 2 * (n - 1);
     int k = getenv("QCJ_K") ? atoi(getenv("QCJ_K")) : 4;
-    if (2 * (n - 1) - k > 32)
-        k = 2 * (n - 1) - 32;
+    if (slots - k > 32)
+        k = slots - 32;
     return k > 8 ? 8 : k;
 }
 
@@ -140,6 +152,33 @@ static int by_cost_desc(const void *a, const void *b)
     return x->pattern < y->pattern ? -1 : x->pattern > y->pattern;
 }
 
+/* Whether unit q can hold a counted set, and its estimated cost (the
+ * product of the top and bottom half counts, by column sets alone). */
+static double unit_cost(const join_data *data, uint32_t q)
+{
+    const qcj_geometry *g = &data->geo;
+    const int n = g->n, m = g->unit_hi - g->unit_lo, h = g->h;
+    const int in_top = __builtin_popcount(q);
+    if (in_top > h || h - in_top > n - m)
+        return 0;
+    if (!qcj_pattern_canonical(q, data->block, n, data->flip))
+        return 0;
+    const uint32_t rest = data->block & ~q;
+    double tops = binomial(n - m, h - in_top), cost = 0;
+    if (!(n & 1))   /* even: the bottom takes all of M\q */
+        return tops * binomial(n - m, h - __builtin_popcount(rest));
+    /* odd: the bottom takes M\q or all but one column x of it (the middle
+     * queen's), and only patterns p >= q (the others are flip images) */
+    for (int x = -1; x < 32; x++) {
+        if (x >= 0 && !(rest >> x & 1u))
+            continue;
+        uint32_t p = x >= 0 ? rest & ~(1u << x) : rest;
+        if (p >= q || (p == 0 && q == 0))
+            cost += tops * binomial(n - m, h - __builtin_popcount(p));
+    }
+    return cost;
+}
+
 static int join_build(qc_plan *plan)
 {
     const int n = plan->n;
@@ -152,8 +191,7 @@ static int join_build(qc_plan *plan)
     data->block = (uint32_t)(((1ull << m) - 1) << g->unit_lo);
     data->flip = n % 2 == 0;
 
-    /* The canonical feasible patterns, biggest first (cost estimate: the
-     * product of the top and bottom column sets per pattern), so that the
+    /* The units that can hold a counted set, biggest first, so that the
      * dynamic scheduler starts the long units early. */
     unit_order *order = malloc(sizeof *order << m);
     if (!order) {
@@ -163,16 +201,12 @@ static int join_build(qc_plan *plan)
     size_t count = 0;
     for (uint32_t bits = 0; bits < 1u << m; bits++) {
         uint32_t q = bits << g->unit_lo;
-        int in_top = __builtin_popcount(q), in_bottom = m - in_top;
-        int top_rest = g->h - in_top, bottom_rest = n - g->h - in_bottom;
-        if (top_rest < 0 || bottom_rest < 0)
-            continue;
-        if (!qcj_pattern_canonical(q, data->block, n, data->flip))
-            continue;
-        order[count].cost = binomial(n - m, top_rest);
-        order[count].cost *= order[count].cost;
-        order[count].pattern = q;
-        count++;
+        double cost = unit_cost(data, q);
+        if (cost > 0) {
+            order[count].cost = cost;
+            order[count].pattern = q;
+            count++;
+        }
     }
     qsort(order, count, sizeof *order, by_cost_desc);
     data->patterns = malloc((count ? count : 1) * sizeof *data->patterns);
@@ -198,47 +232,72 @@ static int join_build(qc_plan *plan)
 
 /* ---- one unit ------------------------------------------------------- */
 
-/* Counting sort of a half list into buckets (column key, group key):
- * offsets[b]..offsets[b+1] index the bucket's ANDed signature parts, kept
- * in low32 (narrow) or low64 (wide). */
+/* A half list sorted into buckets: offsets[b]..offsets[b+1] index bucket
+ * b's ANDed signature parts (low32 when narrow, low64 when wide) and, odd
+ * N, their middle-row attacks.  A bucket is (column bucket, group key). */
 typedef struct buckets {
     size_t *offsets;
     uint32_t *low32;
     uint64_t *low64;
+    uint32_t *mid;
 } buckets;
 
-static int bucket_halves(const qcj_geometry *g, const qcj_halves *l, size_t nbuckets, buckets *b)
+/* The column bucket of entry i: its column key outside M, and for odd-N
+ * bottoms (rest != 0 or q_rest_mode) which column of `rest` (M less the
+ * top's pattern) it leaves to the middle queen, 0 for none, 1 + offset. */
+static size_t column_bucket(const qcj_geometry *g, uint32_t colkey, int odd_bottom, uint32_t rest)
 {
-    const uint64_t kmask = (1ull << g->key_bits) - 1;
+    const int free_cols = g->n - (g->unit_hi - g->unit_lo);
+    size_t low = colkey & (uint32_t)((1ull << free_cols) - 1);
+    if (!odd_bottom)
+        return low;
+    uint32_t missing = (rest >> g->unit_lo) & ~(colkey >> free_cols);
+    size_t x = missing ? (size_t)__builtin_ctz(missing) + 1 : 0;
+    return x << free_cols | low;
+}
+
+static int bucket_halves(const qcj_geometry *g, const qcj_halves *l, size_t nbuckets,
+                         int odd_bottom, uint32_t rest, buckets *b)
+{
+    const int k = g->key_bits;
+    const uint64_t kmask = (1ull << k) - 1;
     const uint64_t keep = ~(kmask << g->key_shift);
+    const size_t len = l->len ? l->len : 1;
+    memset(b, 0, sizeof *b);
     b->offsets = calloc(nbuckets + 1, sizeof *b->offsets);
-    b->low32 = NULL;
-    b->low64 = NULL;
     if (g->wide)
-        b->low64 = malloc((l->len ? l->len : 1) * sizeof *b->low64);
+        b->low64 = malloc(len * sizeof *b->low64);
     else
-        b->low32 = malloc((l->len ? l->len : 1) * sizeof *b->low32);
-    if (!b->offsets || (!b->low32 && !b->low64))
+        b->low32 = malloc(len * sizeof *b->low32);
+    if (l->mid)
+        b->mid = malloc(len * sizeof *b->mid);
+    size_t *fill = malloc((nbuckets ? nbuckets : 1) * sizeof *fill);
+    uint32_t *ids = malloc(len * sizeof *ids);
+    if (!b->offsets || (!b->low32 && !b->low64) || (l->mid && !b->mid) || !fill || !ids) {
+        free(fill);
+        free(ids);
         return -1;
+    }
     for (size_t i = 0; i < l->len; i++) {
-        size_t id = (size_t)l->colkey[i] << g->key_bits | ((l->sig[i] >> g->key_shift) & kmask);
+        size_t id = column_bucket(g, l->colkey[i], odd_bottom, rest) << k
+                  | ((l->sig[i] >> g->key_shift) & kmask);
+        ids[i] = (uint32_t)id;
         b->offsets[id + 1]++;
     }
     for (size_t i = 0; i < nbuckets; i++)
         b->offsets[i + 1] += b->offsets[i];
-    size_t *fill = malloc((nbuckets ? nbuckets : 1) * sizeof *fill);
-    if (!fill)
-        return -1;
     memcpy(fill, b->offsets, nbuckets * sizeof *fill);
     for (size_t i = 0; i < l->len; i++) {
-        size_t id = (size_t)l->colkey[i] << g->key_bits | ((l->sig[i] >> g->key_shift) & kmask);
-        size_t at = fill[id]++;
+        size_t at = fill[ids[i]]++;
         if (g->wide)
             b->low64[at] = l->sig[i] & keep;
         else
             b->low32[at] = (uint32_t)l->sig[i];
+        if (l->mid)
+            b->mid[at] = l->mid[i];
     }
     free(fill);
+    free(ids);
     return 0;
 }
 
@@ -247,72 +306,162 @@ static void buckets_free(buckets *b)
     free(b->offsets);
     free(b->low32);
     free(b->low64);
+    free(b->mid);
+}
+
+/* Pairs (top group tg, bottom group bg) with no shared key diagonal: bg a
+ * subset of ~tg (the sieve); pairs counted by the hot loop.  toff/boff are
+ * the 2^k+1 group offsets of one column bucket on each side. */
+static uint64_t join_groups(const qcj_geometry *g, const size_t *toff, const size_t *boff,
+                            const uint32_t *t32, const uint64_t *t64,
+                            const uint32_t *b32, const uint64_t *b64, uint64_t *tested)
+{
+    const uint32_t kmask = (1u << g->key_bits) - 1u;
+    uint64_t pairs = 0;
+    for (uint32_t tg = 0; tg <= kmask; tg++) {
+        const size_t t0 = toff[tg], nt = toff[tg + 1] - t0;
+        if (nt == 0)
+            continue;
+        const uint32_t avail = ~tg & kmask;
+        for (uint32_t bg = avail;; bg = (bg - 1) & avail) {
+            const size_t b0 = boff[bg], nb = boff[bg + 1] - b0;
+            if (nb) {
+                *tested += (uint64_t)nt * nb;
+                pairs += g->wide ? qcj_count_disjoint64(t64 + t0, nt, b64 + b0, nb)
+                                 : qcj_count_disjoint32(t32 + t0, nt, b32 + b0, nb);
+            }
+            if (bg == 0)
+                break;
+        }
+    }
+    return pairs;
+}
+
+/* Copies the entries of bucket [off[0], off[2^k]) whose middle-row attacks
+ * miss column c into dst, with their group offsets in doff. */
+static void filter_middle(const qcj_geometry *g, const size_t *off, const buckets *src,
+                          int c, uint32_t *d32, uint64_t *d64, size_t *doff)
+{
+    const uint32_t groups = 1u << g->key_bits;
+    size_t at = 0;
+    for (uint32_t grp = 0; grp < groups; grp++) {
+        doff[grp] = at;
+        for (size_t i = off[grp]; i < off[grp + 1]; i++) {
+            if (src->mid[i] >> c & 1u)
+                continue;
+            if (g->wide)
+                d64[at++] = src->low64[i];
+            else
+                d32[at++] = src->low32[i];
+        }
+    }
+    doff[groups] = at;
 }
 
 static void join_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
 {
     const join_data *data = plan->engine_data;
     const qcj_geometry *g = &data->geo;
-    const int n = g->n, m = g->unit_hi - g->unit_lo;
+    const int n = g->n, m = g->unit_hi - g->unit_lo, k = g->key_bits;
+    const int odd = n & 1;
     const uint32_t q = data->patterns[unit];
+    const uint32_t rest = data->block & ~q;
     uint64_t placed = 0, tested = 0;
 
     qcj_halves tops = {0}, bottoms = {0};
-    qcj_halves_enumerate(g, 0, g->h, q, &tops, &placed);
-    qcj_halves_enumerate(g, g->h, n, data->block & ~q, &bottoms, &placed);
+    qcj_halves_enumerate(g, 0, g->h, q, 0, 0, &tops, &placed);
+    qcj_halves_enumerate(g, g->b0, n, rest, odd, odd ? q : 0, &bottoms, &placed);
 
-    const int k = g->key_bits;
     const uint32_t kmask = (1u << k) - 1u;
     const uint32_t ckmask = (uint32_t)((1ull << (n - m)) - 1);
-    const size_t nbuckets = (size_t)1 << (n - m + k);
+    const size_t groups = (size_t)1 << k;
+    const size_t tbuckets = (size_t)1 << (n - m + k);
+    const size_t bbuckets = odd ? (size_t)(m + 1) << (n - m + k) : tbuckets;
     buckets tb, bb;
     int ok = !tops.failed && !bottoms.failed;
-    ok = bucket_halves(g, &tops, nbuckets, &tb) == 0 && ok;
-    ok = bucket_halves(g, &bottoms, nbuckets, &bb) == 0 && ok;
+    ok = bucket_halves(g, &tops, tbuckets, 0, rest, &tb) == 0 && ok;
+    ok = bucket_halves(g, &bottoms, bbuckets, odd, rest, &bb) == 0 && ok;
+    size_t max_top = 0, max_bottom = 0;
+    uint32_t *ft32 = NULL, *fb32 = NULL;
+    uint64_t *ft64 = NULL, *fb64 = NULL;
+    size_t *ftoff = NULL, *fboff = NULL;
+    if (ok && odd) {
+        /* scratch for one column bucket's halves that spare the middle */
+        for (size_t i = 0; i < tbuckets; i += groups)
+            if (tb.offsets[i + groups] - tb.offsets[i] > max_top)
+                max_top = tb.offsets[i + groups] - tb.offsets[i];
+        for (size_t i = 0; i < bbuckets; i += groups)
+            if (bb.offsets[i + groups] - bb.offsets[i] > max_bottom)
+                max_bottom = bb.offsets[i + groups] - bb.offsets[i];
+        size_t w = g->wide ? sizeof(uint64_t) : sizeof(uint32_t);
+        void *a = malloc((max_top + 1) * w), *b = malloc((max_bottom + 1) * w);
+        if (g->wide) {
+            ft64 = a;
+            fb64 = b;
+        } else {
+            ft32 = a;
+            fb32 = b;
+        }
+        ftoff = malloc((groups + 1) * sizeof *ftoff);
+        fboff = malloc((groups + 1) * sizeof *fboff);
+        ok = a && b && ftoff && fboff;
+    }
     qcj_halves_free(&tops);
     qcj_halves_free(&bottoms);
     if (!ok) {
-        /* out of memory in a pure call: no way to report it but abort,
-         * since a wrong total must never come out */
+        /* out of memory inside a pure call that cannot fail: a wrong total
+         * must never come out, so stop here */
         abort();
     }
 
+    const uint32_t full = n >= 32 ? 0xffffffffu : (1u << n) - 1u;
     qc_u128 total = 0;
     for (uint32_t tk = 0; tk <= ckmask; tk++) {
         const size_t *toff = tb.offsets + ((size_t)tk << k);
-        if (toff[0] == toff[kmask + 1])
+        if (toff[0] == toff[groups])
             continue;                      /* no top half uses this set */
-        const uint32_t bk = ~tk & ckmask;  /* the complementary columns */
-        const size_t *boff = bb.offsets + ((size_t)bk << k);
-        if (boff[0] == boff[kmask + 1])
-            continue;
         const uint32_t s = q | qcj_colkey_expand(g, tk);
-        const int weight = qcj_set_weight(s, q, data->block, n, data->flip);
-        if (weight == 0)
-            continue;
-        uint64_t pairs = 0;
-        for (uint32_t tg = 0; tg <= kmask; tg++) {
-            const size_t t0 = toff[tg], nt = toff[tg + 1] - t0;
-            if (nt == 0)
+        if (!odd) {
+            const size_t *boff = bb.offsets + ((size_t)(~tk & ckmask) << k);
+            if (boff[0] == boff[groups])
                 continue;
-            /* the sieve: bottom groups sharing no key diagonal with tg */
-            const uint32_t avail = ~tg & kmask;
-            for (uint32_t bg = avail;; bg = (bg - 1) & avail) {
-                const size_t b0 = boff[bg], nb = boff[bg + 1] - b0;
-                if (nb) {
-                    tested += (uint64_t)nt * nb;
-                    pairs += g->wide
-                        ? qcj_count_disjoint64(tb.low64 + t0, nt, bb.low64 + b0, nb)
-                        : qcj_count_disjoint32(tb.low32 + t0, nt, bb.low32 + b0, nb);
-                }
-                if (bg == 0)
-                    break;
-            }
+            const int weight = qcj_set_weight(s, q, data->block, n, data->flip);
+            if (weight == 0)
+                continue;
+            uint64_t pairs = join_groups(g, toff, boff, tb.low32, tb.low64,
+                                         bb.low32, bb.low64, &tested);
+            total += (qc_u128)pairs * (unsigned)weight;
+            continue;
         }
-        total += (qc_u128)pairs * (unsigned)weight;
+        /* odd N: each free column c for the middle queen */
+        for (uint32_t free = full & ~s; free; free &= free - 1) {
+            const int c = __builtin_ctz(free);
+            const uint32_t bset = full & ~s & ~(1u << c);
+            size_t x = (data->block >> c & 1u) ? (size_t)(c - g->unit_lo) + 1 : 0;
+            size_t col = x << (n - m) | qcj_colkey(g, bset);
+            const size_t *boff = bb.offsets + (col << k);
+            if (boff[0] == boff[groups])
+                continue;
+            const int weight = qcj_triple_weight(s, c, data->block, n);
+            if (weight == 0)
+                continue;
+            filter_middle(g, toff, &tb, c, ft32, ft64, ftoff);
+            if (ftoff[groups] == 0)
+                continue;
+            filter_middle(g, boff, &bb, c, fb32, fb64, fboff);
+            uint64_t pairs = join_groups(g, ftoff, fboff, ft32, ft64, fb32, fb64, &tested);
+            total += (qc_u128)pairs * (unsigned)weight;
+        }
     }
+    free(ft32);
+    free(fb32);
+    free(ft64);
+    free(fb64);
+    free(ftoff);
+    free(fboff);
     buckets_free(&tb);
     buckets_free(&bb);
+    (void)kmask;
     out->solutions = total;
     /* work done: queens placed in the halves plus pairs of halves tested */
     out->placements = placed + tested;

@@ -2,14 +2,17 @@
  * join.h — the meet-in-the-middle ("join") engine's building blocks, shared
  * by its files and its unit tests (prefix qcj_).
  *
- * A solution is a top half (rows 0..h-1, h = N/2 rounded down) and a bottom
- * half (rows h..N-1), each a partial placement without conflicts inside it,
- * such that (1) their column sets are complementary and (2) no diagonal is
- * used by both.  A top queen and a bottom queen can share only the 2(N-1)
- * diagonals that cross the border between the halves: the anti-diagonals
- * r+c = h..h+N-2 and the diagonals r-c+N-1 = h..h+N-2.  Each of those
- * "border diagonals" gets one bit of a 64-bit signature, so condition (2) is
- * `(top_sig & bottom_sig) == 0`.
+ * A solution is a top half (rows 0..h-1, h = N/2 rounded down), on odd N a
+ * middle row h, and a bottom half (rows b0..N-1, b0 = N-h, so both halves
+ * have h rows), each half a partial placement without conflicts inside it,
+ * such that (1) the column sets of the halves (and the middle queen) are
+ * complementary and (2) no diagonal is used twice.  A top queen and a bottom
+ * queen can share only the "border diagonals" that reach both halves: the
+ * anti-diagonals r+c = b0..h+N-2 and the diagonals r-c+N-1 = b0..h+N-2,
+ * W = N-1 (even N) or N-2 (odd N) of each.  Each border diagonal gets one bit
+ * of a 64-bit signature, so between the halves condition (2) is
+ * `(top_sig & bottom_sig) == 0`; the middle queen at column c must
+ * moreover stand on no square of row h that either half attacks (`mid`).
  *
  * Files: join_half.c enumerates half placements (grouped by column set),
  * join_pairs.c counts disjoint signature pairs (the hot loop), join_symmetry.c
@@ -25,13 +28,15 @@
 
 typedef struct qcj_geometry {
     int n;            /* board size                                        */
-    int h;            /* rows in the top half; the bottom half has n-h     */
+    int h;            /* rows in each half: top 0..h-1, bottom b0..n-1     */
+    int b0;           /* first bottom row, n-h (h+1 past a middle row)      */
     int unit_lo;      /* unit columns M = [unit_lo, unit_hi): a unit fixes */
     int unit_hi;      /*   which of them the top half uses (its pattern)   */
     int key_bits;     /* k: border diagonals sorted into groups, not ANDed */
     int key_shift;    /* signature bit of the first group-key diagonal     */
     int wide;         /* 1: the ANDed part needs 64 bits, 0: it fits in 32 */
     uint64_t cell_sig[32][32];  /* [row][col]: the border diagonals of a queen */
+    uint32_t cell_mid[32][32];  /* [row][col]: squares of row h it attacks    */
 } qcj_geometry;
 
 /* Fills g for board size n (1..32) with the given split parameters. */
@@ -56,19 +61,25 @@ static inline uint32_t qcj_colkey_expand(const qcj_geometry *g, uint32_t key)
 
 /* ---- half placements (join_half.c) ---------------------------------- */
 
-/* A list of half placements: column key and border signature of each. */
+/* A list of half placements: column key (the columns outside M in bits
+ * 0..n-m-1, those inside M above them) and border signature of each, and
+ * on odd N the squares of the middle row they attack. */
 typedef struct qcj_halves {
     uint32_t *colkey;
     uint64_t *sig;
+    uint32_t *mid;    /* NULL on even N */
     size_t len, cap;
+    int want_mid;     /* set by qcj_halves_enumerate on odd N */
     int failed;       /* an allocation failed: the list is incomplete */
 } qcj_halves;
 
 /* Appends to out every conflict-free placement of one queen in each row
- * r0..r1-1 whose columns inside M are exactly `pattern` (a subset of M).
- * Adds the queens placed to *placed. */
+ * r0..r1-1 whose columns inside M are `pattern` (a subset of M) less at
+ * most `slack` of them, and (as a number) at least min_pattern.  Adds the
+ * queens placed to *placed. */
 void qcj_halves_enumerate(const qcj_geometry *g, int r0, int r1, uint32_t pattern,
-                          qcj_halves *out, uint64_t *placed);
+                          int slack, uint32_t min_pattern, qcj_halves *out,
+                          uint64_t *placed);
 void qcj_halves_free(qcj_halves *list);
 
 /* ---- the hot loop (join_pairs.c) ------------------------------------ */
@@ -94,5 +105,11 @@ int qcj_pattern_canonical(uint32_t q, uint32_t m, int n, int flip);
  * and a smaller value), otherwise the number of distinct images of s, all
  * of which have as many solutions as s. */
 int qcj_set_weight(uint32_t s, uint32_t q, uint32_t m, int n, int flip);
+
+/* Odd N: the weight of the solutions with top column set s, middle queen
+ * in column c and bottom column set ~s\{c}, over the group {mirror, flip}
+ * acting on (top set, c, bottom set); 0 unless (s & m, s, c) is the
+ * smallest of its images' (pattern, top set, c). */
+int qcj_triple_weight(uint32_t s, int c, uint32_t m, int n);
 
 #endif

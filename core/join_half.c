@@ -35,7 +35,13 @@ static int reserve(qcj_halves *l, size_t more)
     uint64_t *s = realloc(l->sig, cap * sizeof *s);
     if (s)
         l->sig = s;
-    if (!k || !s) {
+    uint32_t *mid = NULL;
+    if (l->mid || l->want_mid) {
+        mid = realloc(l->mid, cap * sizeof *mid);
+        if (mid)
+            l->mid = mid;
+    }
+    if (!k || !s || ((l->mid || l->want_mid) && !mid)) {
         l->failed = 1;
         return -1;
     }
@@ -44,8 +50,10 @@ static int reserve(qcj_halves *l, size_t more)
 }
 
 void qcj_halves_enumerate(const qcj_geometry *g, int r0, int r1, uint32_t pattern,
-                          qcj_halves *out, uint64_t *placed)
+                          int slack, uint32_t min_pattern, qcj_halves *out,
+                          uint64_t *placed)
 {
+    out->want_mid = g->n & 1;
     const int rows = r1 - r0;
     uint32_t block = 0;   /* M */
     for (int c = g->unit_lo; c < g->unit_hi; c++)
@@ -53,30 +61,35 @@ void qcj_halves_enumerate(const qcj_geometry *g, int r0, int r1, uint32_t patter
     const uint32_t full = g->n >= 32 ? 0xffffffffu : (1u << g->n) - 1u;
     const uint32_t allowed = (full & ~block) | pattern;     /* [pattern filter] */
     if (rows == 0) {
-        if (pattern == 0 && reserve(out, 1) == 0) {
+        if (__builtin_popcount(pattern) <= slack && min_pattern == 0 && reserve(out, 1) == 0) {
             out->colkey[out->len] = 0;
+            if (out->mid)
+                out->mid[out->len] = 0;
             out->sig[out->len++] = 0;
         }
         return;
     }
-    /* The column key of a single column (0 inside M): keys add up. */
+    /* The column key of a single column: keys add up.  Columns inside M
+     * go above the n-m key bits, so the key tells the pattern too. */
     uint32_t colkey_of[32];
     for (int c = 0; c < 32; c++)
-        colkey_of[c] = c < g->n ? qcj_colkey(g, (1u << c) & ~block) : 0;
+        colkey_of[c] = c >= g->n ? 0
+            : (block >> c & 1u) ? 1u << (g->n - (g->unit_hi - g->unit_lo) + c - g->unit_lo)
+            : qcj_colkey(g, 1u << c);
 
     /* Level d: row r0+d, its masks, the part of the key and signature of
      * the rows above, and the squares of the row still to try. */
-    uint32_t cols[32], dl[32], dr[32], key[32], todo[32];
+    uint32_t cols[32], dl[32], dr[32], key[32], mid[32], todo[32];
     uint64_t sig[32];
     uint64_t nodes = 0;
     int d = 0;
-    cols[0] = dl[0] = dr[0] = key[0] = 0;
+    cols[0] = dl[0] = dr[0] = key[0] = mid[0] = 0;
     sig[0] = 0;
     /* the free squares of level d's row, [pattern deadline] applied */
 #define ROW_FREE(d) ({                                                     \
         uint32_t f_ = allowed & ~(cols[d] | dl[d] | dr[d]);                 \
         uint32_t missing_ = pattern & ~cols[d];                            \
-        int need_ = __builtin_popcount(missing_), left_ = rows - (d);       \
+        int need_ = __builtin_popcount(missing_) - slack, left_ = rows - (d);\
         need_ > left_ ? 0u : need_ == left_ ? f_ & missing_ : f_; })
     todo[0] = ROW_FREE(0);
     const int last = rows - 1;
@@ -90,6 +103,7 @@ void qcj_halves_enumerate(const qcj_geometry *g, int r0, int r1, uint32_t patter
         if (d == last) {
             /* [last row at once]: every free square is a placement */
             const uint64_t *row_sig = g->cell_sig[r0 + d];
+            const uint32_t *row_mid = g->cell_mid[r0 + d];
             int k = __builtin_popcount(t);
             nodes += (uint64_t)k;
             todo[d] = 0;
@@ -99,8 +113,12 @@ void qcj_halves_enumerate(const qcj_geometry *g, int r0, int r1, uint32_t patter
             do {
                 int c = __builtin_ctz(t);
                 t &= t - 1;
+                if (((cols[d] | 1u << c) & block) < min_pattern)
+                    continue;             /* counted from its flip image */
                 out->colkey[at] = key[d] | colkey_of[c];
                 out->sig[at] = sig[d] | row_sig[c];
+                if (out->mid)
+                    out->mid[at] = mid[d] | row_mid[c];
                 at++;
             } while (t);
             out->len = at;
@@ -115,6 +133,7 @@ void qcj_halves_enumerate(const qcj_geometry *g, int r0, int r1, uint32_t patter
         dr[d + 1] = (dr[d] | bit) >> 1;
         key[d + 1] = key[d] | colkey_of[c];
         sig[d + 1] = sig[d] | g->cell_sig[r0 + d][c];
+        mid[d + 1] = mid[d] | g->cell_mid[r0 + d][c];
         d++;
         todo[d] = ROW_FREE(d);
     }
@@ -126,7 +145,9 @@ void qcj_halves_free(qcj_halves *list)
 {
     free(list->colkey);
     free(list->sig);
+    free(list->mid);
     list->colkey = NULL;
     list->sig = NULL;
+    list->mid = NULL;
     list->len = list->cap = 0;
 }

@@ -18,10 +18,16 @@
  */
 #include "join.h"
 
+/* [bounded lanes] the vector kernels keep 32-bit lane counters: a call
+ * sees at most QCJ_TOP_SLICE tops and QCJ_BOTTOM_SLICE bottoms, so a lane
+ * counts at most 2^8 * 2^20 / 16 < 2^32 pairs.  The public calls slice. */
+#define QCJ_TOP_SLICE ((size_t)1 << 8)
+#define QCJ_BOTTOM_SLICE ((size_t)1 << 20)
+
 #if defined(__AVX512F__)
 #include <immintrin.h>
 
-uint64_t qcj_count_disjoint32(const uint32_t *tops, size_t nt,
+static uint64_t slice32(const uint32_t *tops, size_t nt,
                               const uint32_t *bottoms, size_t nb)
 {
     const size_t full_vecs = nb / 16;
@@ -61,8 +67,7 @@ uint64_t qcj_count_disjoint32(const uint32_t *tops, size_t nt,
             acc0 = _mm512_mask_sub_epi32(acc0, _mm512_mask_testn_epi32_mask(tail, t0, b), acc0, minus1);
         }
     }
-    /* lane counters stay below 2^32: each counts at most nt * nb / 16 pairs,
-     * and the callers' buckets are far below 2^32 pairs; widen to add. */
+    /* lane counters stay below 2^32 by [bounded lanes]; widen to add */
     __m512i sum = _mm512_add_epi64(_mm512_cvtepu32_epi64(_mm512_castsi512_si256(acc0)),
                                    _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(acc0, 1)));
     sum = _mm512_add_epi64(sum, _mm512_cvtepu32_epi64(_mm512_castsi512_si256(acc1)));
@@ -74,8 +79,8 @@ uint64_t qcj_count_disjoint32(const uint32_t *tops, size_t nt,
     return (uint64_t)_mm512_reduce_add_epi64(sum);
 }
 
-uint64_t qcj_count_disjoint64(const uint64_t *tops, size_t nt,
-                              const uint64_t *bottoms, size_t nb)
+static uint64_t slice64(const uint64_t *tops, size_t nt,
+                        const uint64_t *bottoms, size_t nb)
 {
     const size_t full_vecs = nb / 8;
     const __mmask8 tail = (__mmask8)((1u << (nb % 8)) - 1u);
@@ -112,7 +117,7 @@ uint64_t qcj_count_disjoint64(const uint64_t *tops, size_t nt,
 
 #else /* portable: plain loops for the compiler's vectoriser */
 
-uint64_t qcj_count_disjoint32(const uint32_t *tops, size_t nt,
+static uint64_t slice32(const uint32_t *tops, size_t nt,
                               const uint32_t *bottoms, size_t nb)
 {
     uint64_t count = 0;
@@ -126,8 +131,8 @@ uint64_t qcj_count_disjoint32(const uint32_t *tops, size_t nt,
     return count;
 }
 
-uint64_t qcj_count_disjoint64(const uint64_t *tops, size_t nt,
-                              const uint64_t *bottoms, size_t nb)
+static uint64_t slice64(const uint64_t *tops, size_t nt,
+                        const uint64_t *bottoms, size_t nb)
 {
     uint64_t count = 0;
     for (size_t i = 0; i < nt; i++) {
@@ -141,3 +146,29 @@ uint64_t qcj_count_disjoint64(const uint64_t *tops, size_t nt,
 }
 
 #endif
+
+uint64_t qcj_count_disjoint32(const uint32_t *tops, size_t nt,
+                              const uint32_t *bottoms, size_t nb)
+{
+    uint64_t count = 0;
+    for (size_t j = 0; j < nb; j += QCJ_BOTTOM_SLICE) {
+        size_t mb = nb - j < QCJ_BOTTOM_SLICE ? nb - j : QCJ_BOTTOM_SLICE;
+        for (size_t i = 0; i < nt; i += QCJ_TOP_SLICE)
+            count += slice32(tops + i, nt - i < QCJ_TOP_SLICE ? nt - i : QCJ_TOP_SLICE,
+                             bottoms + j, mb);
+    }
+    return count;
+}
+
+uint64_t qcj_count_disjoint64(const uint64_t *tops, size_t nt,
+                              const uint64_t *bottoms, size_t nb)
+{
+    uint64_t count = 0;
+    for (size_t j = 0; j < nb; j += QCJ_BOTTOM_SLICE) {
+        size_t mb = nb - j < QCJ_BOTTOM_SLICE ? nb - j : QCJ_BOTTOM_SLICE;
+        for (size_t i = 0; i < nt; i += QCJ_TOP_SLICE)
+            count += slice64(tops + i, nt - i < QCJ_TOP_SLICE ? nt - i : QCJ_TOP_SLICE,
+                             bottoms + j, mb);
+    }
+    return count;
+}

@@ -61,3 +61,28 @@ int qcj_set_weight(uint32_t s, uint32_t q, uint32_t m, int n, int flip)
     }
     return distinct;
 }
+
+/* Odd N.  The middle row is its own image under the flip, so the flip maps
+ * (top set S, middle column c, bottom set B) to (B, c, S), and the mirror
+ * to (mirror S, mirror c, mirror B): A(S, c) is constant on those orbits.
+ * The engine counts the member whose (pattern, top set, c) is smallest. */
+int qcj_triple_weight(uint32_t s, int c, uint32_t m, int n)
+{
+    const uint32_t full = board_mask(n);
+    const uint32_t b = full & ~s & ~(1u << c);
+    const uint32_t ms = qcj_mirror(s, n), mb = qcj_mirror(b, n);
+    const int mc = n - 1 - c;
+    uint32_t top[4] = {s, ms, b, mb};
+    int mid[4] = {c, mc, c, mc};
+    int distinct = 0;
+    for (int i = 0; i < 4; i++) {
+        uint32_t pi = top[i] & m, p0 = s & m;
+        if (pi < p0 || (pi == p0 && (top[i] < s || (top[i] == s && mid[i] < c))))
+            return 0;
+        int seen = 0;
+        for (int j = 0; j < i; j++)
+            seen |= top[j] == top[i] && mid[j] == mid[i];
+        distinct += !seen;
+    }
+    return distinct;
+}
