@@ -33,7 +33,7 @@ int qc_engine_lookup(const char *name, qc_engine_id *out)
 
 qc_engine_id qc_engine_default(void)
 {
-    return QC_ENGINE_HALVING;
+    return QC_ENGINE_JOIN;
 }
 
 int qc_plan_create(qc_plan **out, int n, qc_engine_id engine)

@@ -16,7 +16,7 @@ const char qc_usage_text[] =
     "\n"
     "  -t, --threads=K     count on K threads (default: one per core, from hwloc)\n"
     "      --no-bind       do not pin threads to cores\n"
-    "  -e, --engine=NAME   counting engine: halving (default: the fastest)\n"
+    "  -e, --engine=NAME   counting engine: join, halving (default: the fastest)\n"
     "  -j, --json          print one JSON object instead of the bare total\n"
     "  -h, --help          show this help and exit\n"
     "  -V, --version       show the version and exit\n"

@@ -3,6 +3,7 @@
  * the result and nothing else; stderr gets diagnostics; bad input exits 2.
  */
 #include <stdio.h>
+#include <sys/resource.h>
 
 #include "options.h"
 
@@ -18,11 +19,13 @@ static void print_json(const qc_options *o, const qc_result *r)
     qc_u128_format(r->total, total);
     qc_u128_format(r->placements, placements);
     double rate = r->seconds > 0 ? (double)r->placements / r->seconds : 0.0;
+    struct rusage usage;   /* peak resident memory of the whole run */
+    long peak_kib = getrusage(RUSAGE_SELF, &usage) == 0 ? usage.ru_maxrss : -1;
     printf("{\"n\": %d, \"total\": %s, \"engine\": \"%s\", \"threads\": %d, "
            "\"seconds\": %.6f, \"units\": %zu, \"placements\": %s, "
-           "\"placements_per_second\": %.0f}\n",
+           "\"placements_per_second\": %.0f, \"peak_rss_kib\": %ld}\n",
            o->n, total, qc_engine_name(o->engine), r->threads, r->seconds,
-           r->units, placements, rate);
+           r->units, placements, rate, peak_kib);
 }
 
 int main(int argc, char **argv)
