@@ -109,12 +109,20 @@ void qcj_geometry_init(qcj_geometry *g, int n, int unit_cols, int key_bits)
 
 /* ---- the split ------------------------------------------------------ */
 
-/* Unit block width m (same parity as N, so M is centred): 2^(N-m) column
- * keys per unit.  m = N-8 keeps a unit's halves to about (halves of the
- * board) / 2^(N-8), and gives N=16 some 70 units after symmetry. */
+/* Unit block width m (same parity as N, so M is centred).  A unit holds
+ * about (half placements of the board) / 2^m halves, so m sets the memory
+ * of a unit; but the larger m, the more often the upper rows of a half are
+ * walked again (once per unit whose pattern they fit).  Measured peaks
+ * (one thread, whole process): N=16 m=6 18 MiB, N=17 m=7 76 MiB, N=18 m=8
+ * 80 MiB; each step of N multiplies a unit by about 2.1 and each step of m
+ * divides it by 2.  m = N-10 up to N=18, then N-8 keeps a unit below about
+ * 100 MiB from N=19 on (N=20: m=12, 1000 units).  At most 20 (the plan
+ * lists the 2^m patterns once). */
 static int join_unit_cols(int n)
 {
-    int m = n - (getenv("QCJ_M") ? atoi(getenv("QCJ_M")) : 8);
+    int m = n <= 18 ? n - 10 : n - 8;
+    if (m > 20)
+        m = 20 - n % 2;                 /* keeps the parity of N */
     return m < n % 2 ? n % 2 : m;
 }
 
@@ -123,7 +131,7 @@ static int join_unit_cols(int n)
 static int join_key_bits(int n)
 {
     int slots = n % 2 ? 2 * (n - 2) : 2 * (n - 1);
-    int k = getenv("QCJ_K") ? atoi(getenv("QCJ_K")) : 4;
+    int k = 4;
     if (slots - k > 32)
         k = slots - 32;
     return k > 8 ? 8 : k;

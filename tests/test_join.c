@@ -305,6 +305,16 @@ static void test_engine(void)
         qc_plan_free(b);
         qc_plan_free(h);
     }
+    /* large boards: the plan builds (units, fingerprint) without counting */
+    for (int n = 18; n <= 32; n++) {
+        qc_plan *p;
+        int rc = qc_plan_create(&p, n, QC_ENGINE_JOIN);
+        CHECK(rc == QC_OK, "n=%d: plan not built", n);
+        if (rc == QC_OK) {
+            CHECK(qc_plan_unit_count(p) > 50, "n=%d: only %zu units", n, qc_plan_unit_count(p));
+            qc_plan_free(p);
+        }
+    }
     qc_plan *p16, *p17;
     if (qc_plan_create(&p16, 16, QC_ENGINE_JOIN) == QC_OK && qc_plan_create(&p17, 17, QC_ENGINE_JOIN) == QC_OK) {
         CHECK(qc_plan_fingerprint(p16) != qc_plan_fingerprint(p17), "fingerprints of 16 and 17 equal");
