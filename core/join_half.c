@@ -12,7 +12,8 @@
  *                      unused, a row may only take one of those (and a
  *                      branch with fewer rows than that is dead);
  *   [last row at once] the last row's free squares are written out in one
- *                      loop, with no push/pop per placement.
+ *                      loop, with no push/pop per placement;
+ *   [last two rows at once] the row before it is looped over in place too.
  */
 #include <stdlib.h>
 
@@ -46,6 +47,33 @@ static int reserve(qcj_halves *l, size_t more)
         return -1;
     }
     l->cap = cap;
+    return 0;
+}
+
+/* [last row at once]: writes the placements that put the last queen on
+ * each square of `free`, given the rows above (cols, key, sig, mid). */
+static inline int emit_row(qcj_halves *out, const uint64_t *row_sig, const uint32_t *row_mid,
+                           const uint32_t *colkey_of, uint32_t free, uint32_t cols,
+                           uint32_t key, uint64_t sig, uint32_t mid, uint32_t block,
+                           uint32_t min_pattern)
+{
+    if (reserve(out, (size_t)__builtin_popcount(free)) != 0)
+        return -1;
+    size_t at = out->len;
+    uint32_t *keys = out->colkey, *mids = out->mid;
+    uint64_t *sigs = out->sig;
+    do {
+        int c = __builtin_ctz(free);
+        free &= free - 1;
+        if (((cols | 1u << c) & block) < min_pattern)
+            continue;             /* counted from its flip image */
+        keys[at] = key | colkey_of[c];
+        sigs[at] = sig | row_sig[c];
+        if (mids)
+            mids[at] = mid | row_mid[c];
+        at++;
+    } while (free);
+    out->len = at;
     return 0;
 }
 
@@ -100,28 +128,44 @@ void qcj_halves_enumerate(const qcj_geometry *g, int r0, int r1, uint32_t patter
                 break;
             continue;
         }
-        if (d == last) {
-            /* [last row at once]: every free square is a placement */
-            const uint64_t *row_sig = g->cell_sig[r0 + d];
-            const uint32_t *row_mid = g->cell_mid[r0 + d];
-            int k = __builtin_popcount(t);
-            nodes += (uint64_t)k;
+        if (d == last) {            /* only when the band is one row */
             todo[d] = 0;
-            if (reserve(out, (size_t)k) != 0)
+            nodes += (uint64_t)__builtin_popcount(t);
+            if (emit_row(out, g->cell_sig[r0 + d], g->cell_mid[r0 + d], colkey_of, t, cols[d],
+                         key[d], sig[d], mid[d], block, min_pattern) != 0)
                 break;
-            size_t at = out->len;
+            continue;
+        }
+        if (d == last - 1) {
+            /* [last two rows at once]: each square of this row, then its
+             * child row's free squares written out, no push or pop */
+            todo[d] = 0;
+            const uint64_t *here_sig = g->cell_sig[r0 + d];
+            const uint32_t *here_mid = g->cell_mid[r0 + d];
+            const uint64_t *next_sig = g->cell_sig[r0 + d + 1];
+            const uint32_t *next_mid = g->cell_mid[r0 + d + 1];
+            int failed = 0;
             do {
+                uint32_t bit = t & -t;
                 int c = __builtin_ctz(t);
                 t &= t - 1;
-                if (((cols[d] | 1u << c) & block) < min_pattern)
-                    continue;             /* counted from its flip image */
-                out->colkey[at] = key[d] | colkey_of[c];
-                out->sig[at] = sig[d] | row_sig[c];
-                if (out->mid)
-                    out->mid[at] = mid[d] | row_mid[c];
-                at++;
+                nodes++;
+                uint32_t cl = cols[d] | bit;
+                uint32_t f = allowed & ~(cl | (dl[d] | bit) << 1 | (dr[d] | bit) >> 1);
+                uint32_t missing = pattern & ~cl;
+                int need = __builtin_popcount(missing) - slack;   /* [pattern deadline] */
+                f = need > 1 ? 0u : need == 1 ? f & missing : f;
+                if (f == 0)
+                    continue;
+                nodes += (uint64_t)__builtin_popcount(f);
+                if (emit_row(out, next_sig, next_mid, colkey_of, f, cl, key[d] | colkey_of[c],
+                             sig[d] | here_sig[c], mid[d] | here_mid[c], block, min_pattern) != 0) {
+                    failed = 1;
+                    break;
+                }
             } while (t);
-            out->len = at;
+            if (failed)
+                break;
             continue;
         }
         uint32_t bit = t & -t;
