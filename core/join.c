@@ -33,6 +33,7 @@ typedef struct join_data {
     int flip;             /* even N: the top-bottom flip is a symmetry */
     size_t units;
     uint32_t *patterns;   /* unit i counts pattern patterns[i]         */
+    qcj_pool pool;        /* working memory reused by the units        */
 } join_data;
 
 /* ---- geometry ------------------------------------------------------- */
@@ -242,7 +243,8 @@ static int join_build(qc_plan *plan)
 
 /* A half list sorted into buckets: offsets[b]..offsets[b+1] index bucket
  * b's ANDed signature parts (low32 when narrow, low64 when wide) and, odd
- * N, their middle-row attacks.  A bucket is (column bucket, group key). */
+ * N, their middle-row attacks.  A bucket is (column bucket, group key).
+ * The arrays live in the unit's scratch buffers. */
 typedef struct buckets {
     size_t *offsets;
     uint32_t *low32;
@@ -250,9 +252,9 @@ typedef struct buckets {
     uint32_t *mid;
 } buckets;
 
-/* The column bucket of entry i: its column key outside M, and for odd-N
- * bottoms (rest != 0 or q_rest_mode) which column of `rest` (M less the
- * top's pattern) it leaves to the middle queen, 0 for none, 1 + offset. */
+/* The column bucket of a half: its column key outside M, and for odd-N
+ * bottoms which column of `rest` (M less the top's pattern) it leaves to
+ * the middle queen: 0 for none, else 1 + its offset in M. */
 static size_t column_bucket(const qcj_geometry *g, uint32_t colkey, int odd_bottom, uint32_t rest)
 {
     const int free_cols = g->n - (g->unit_hi - g->unit_lo);
@@ -264,29 +266,31 @@ static size_t column_bucket(const qcj_geometry *g, uint32_t colkey, int odd_bott
     return x << free_cols | low;
 }
 
+/* Counting sort of l into nbuckets buckets; side 0 = tops, 1 = bottoms
+ * (which scratch buffers).  Returns 0, or -1 when out of memory. */
 static int bucket_halves(const qcj_geometry *g, const qcj_halves *l, size_t nbuckets,
-                         int odd_bottom, uint32_t rest, buckets *b)
+                         int odd_bottom, uint32_t rest, qcj_scratch *sc, int side, buckets *b)
 {
     const int k = g->key_bits;
     const uint64_t kmask = (1ull << k) - 1;
     const uint64_t keep = ~(kmask << g->key_shift);
-    const size_t len = l->len ? l->len : 1;
+    const size_t len = l->len;
+    qcj_buffer *buf = sc->buffer;
     memset(b, 0, sizeof *b);
-    b->offsets = calloc(nbuckets + 1, sizeof *b->offsets);
+    b->offsets = qcj_buffer_get(&buf[side ? QCJ_BUF_BOTTOM_OFFSETS : QCJ_BUF_TOP_OFFSETS],
+                                (nbuckets + 1) * sizeof *b->offsets);
     if (g->wide)
-        b->low64 = malloc(len * sizeof *b->low64);
+        b->low64 = qcj_buffer_get(&buf[side ? QCJ_BUF_BOTTOM_LOW : QCJ_BUF_TOP_LOW], len * sizeof *b->low64);
     else
-        b->low32 = malloc(len * sizeof *b->low32);
+        b->low32 = qcj_buffer_get(&buf[side ? QCJ_BUF_BOTTOM_LOW : QCJ_BUF_TOP_LOW], len * sizeof *b->low32);
     if (l->mid)
-        b->mid = malloc(len * sizeof *b->mid);
-    size_t *fill = malloc((nbuckets ? nbuckets : 1) * sizeof *fill);
-    uint32_t *ids = malloc(len * sizeof *ids);
-    if (!b->offsets || (!b->low32 && !b->low64) || (l->mid && !b->mid) || !fill || !ids) {
-        free(fill);
-        free(ids);
+        b->mid = qcj_buffer_get(&buf[side ? QCJ_BUF_BOTTOM_MID : QCJ_BUF_TOP_MID], len * sizeof *b->mid);
+    size_t *fill = qcj_buffer_get(&buf[QCJ_BUF_FILL], nbuckets * sizeof *fill);
+    uint32_t *ids = qcj_buffer_get(&buf[QCJ_BUF_IDS], len * sizeof *ids);
+    if (!b->offsets || (!b->low32 && !b->low64) || (l->mid && !b->mid) || !fill || !ids)
         return -1;
-    }
-    for (size_t i = 0; i < l->len; i++) {
+    memset(b->offsets, 0, (nbuckets + 1) * sizeof *b->offsets);
+    for (size_t i = 0; i < len; i++) {
         size_t id = column_bucket(g, l->colkey[i], odd_bottom, rest) << k
                   | ((l->sig[i] >> g->key_shift) & kmask);
         ids[i] = (uint32_t)id;
@@ -295,7 +299,7 @@ static int bucket_halves(const qcj_geometry *g, const qcj_halves *l, size_t nbuc
     for (size_t i = 0; i < nbuckets; i++)
         b->offsets[i + 1] += b->offsets[i];
     memcpy(fill, b->offsets, nbuckets * sizeof *fill);
-    for (size_t i = 0; i < l->len; i++) {
+    for (size_t i = 0; i < len; i++) {
         size_t at = fill[ids[i]]++;
         if (g->wide)
             b->low64[at] = l->sig[i] & keep;
@@ -304,17 +308,7 @@ static int bucket_halves(const qcj_geometry *g, const qcj_halves *l, size_t nbuc
         if (l->mid)
             b->mid[at] = l->mid[i];
     }
-    free(fill);
-    free(ids);
     return 0;
-}
-
-static void buckets_free(buckets *b)
-{
-    free(b->offsets);
-    free(b->low32);
-    free(b->low64);
-    free(b->mid);
 }
 
 /* Pairs (top group tg, bottom group bg) with no shared key diagonal: bg a
@@ -376,25 +370,27 @@ static void join_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
     const uint32_t rest = data->block & ~q;
     uint64_t placed = 0, tested = 0;
 
-    qcj_halves tops = {0}, bottoms = {0};
-    qcj_halves_enumerate(g, 0, g->h, q, 0, 0, &tops, &placed);
-    qcj_halves_enumerate(g, g->b0, n, rest, odd, odd ? q : 0, &bottoms, &placed);
+    qcj_scratch *sc = qcj_pool_take((qcj_pool *)&data->pool);
+    if (!sc)
+        abort();
+    qcj_halves *tops = &sc->tops, *bottoms = &sc->bottoms;
+    qcj_halves_enumerate(g, 0, g->h, q, 0, 0, tops, &placed);
+    qcj_halves_enumerate(g, g->b0, n, rest, odd, odd ? q : 0, bottoms, &placed);
 
-    const uint32_t kmask = (1u << k) - 1u;
     const uint32_t ckmask = (uint32_t)((1ull << (n - m)) - 1);
     const size_t groups = (size_t)1 << k;
     const size_t tbuckets = (size_t)1 << (n - m + k);
     const size_t bbuckets = odd ? (size_t)(m + 1) << (n - m + k) : tbuckets;
     buckets tb, bb;
-    int ok = !tops.failed && !bottoms.failed;
-    ok = bucket_halves(g, &tops, tbuckets, 0, rest, &tb) == 0 && ok;
-    ok = bucket_halves(g, &bottoms, bbuckets, odd, rest, &bb) == 0 && ok;
-    size_t max_top = 0, max_bottom = 0;
+    int ok = !tops->failed && !bottoms->failed;
+    ok = ok && bucket_halves(g, tops, tbuckets, 0, rest, sc, 0, &tb) == 0;
+    ok = ok && bucket_halves(g, bottoms, bbuckets, odd, rest, sc, 1, &bb) == 0;
     uint32_t *ft32 = NULL, *fb32 = NULL;
     uint64_t *ft64 = NULL, *fb64 = NULL;
     size_t *ftoff = NULL, *fboff = NULL;
     if (ok && odd) {
         /* scratch for one column bucket's halves that spare the middle */
+        size_t max_top = 0, max_bottom = 0;
         for (size_t i = 0; i < tbuckets; i += groups)
             if (tb.offsets[i + groups] - tb.offsets[i] > max_top)
                 max_top = tb.offsets[i + groups] - tb.offsets[i];
@@ -402,7 +398,8 @@ static void join_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
             if (bb.offsets[i + groups] - bb.offsets[i] > max_bottom)
                 max_bottom = bb.offsets[i + groups] - bb.offsets[i];
         size_t w = g->wide ? sizeof(uint64_t) : sizeof(uint32_t);
-        void *a = malloc((max_top + 1) * w), *b = malloc((max_bottom + 1) * w);
+        void *a = qcj_buffer_get(&sc->buffer[QCJ_BUF_FILTER_TOP], max_top * w);
+        void *b = qcj_buffer_get(&sc->buffer[QCJ_BUF_FILTER_BOTTOM], max_bottom * w);
         if (g->wide) {
             ft64 = a;
             fb64 = b;
@@ -410,12 +407,10 @@ static void join_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
             ft32 = a;
             fb32 = b;
         }
-        ftoff = malloc((groups + 1) * sizeof *ftoff);
-        fboff = malloc((groups + 1) * sizeof *fboff);
+        ftoff = qcj_buffer_get(&sc->buffer[QCJ_BUF_FILTER_TOP_OFF], (groups + 1) * sizeof *ftoff);
+        fboff = qcj_buffer_get(&sc->buffer[QCJ_BUF_FILTER_BOTTOM_OFF], (groups + 1) * sizeof *fboff);
         ok = a && b && ftoff && fboff;
     }
-    qcj_halves_free(&tops);
-    qcj_halves_free(&bottoms);
     if (!ok) {
         /* out of memory inside a pure call that cannot fail: a wrong total
          * must never come out, so stop here */
@@ -461,15 +456,7 @@ static void join_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
             total += (qc_u128)pairs * (unsigned)weight;
         }
     }
-    free(ft32);
-    free(fb32);
-    free(ft64);
-    free(fb64);
-    free(ftoff);
-    free(fboff);
-    buckets_free(&tb);
-    buckets_free(&bb);
-    (void)kmask;
+    qcj_pool_give((qcj_pool *)&data->pool, sc);
     out->solutions = total;
     /* work done: queens placed in the halves plus pairs of halves tested */
     out->placements = placed + tested;
@@ -479,6 +466,7 @@ static void join_release(qc_plan *plan)
 {
     join_data *data = plan->engine_data;
     if (data) {
+        qcj_pool_clear(&data->pool);
         free(data->patterns);
         free(data);
     }

@@ -21,6 +21,7 @@
 #ifndef QC_JOIN_H
 #define QC_JOIN_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -111,5 +112,43 @@ int qcj_set_weight(uint32_t s, uint32_t q, uint32_t m, int n, int flip);
  * acting on (top set, c, bottom set); 0 unless (s & m, s, c) is the
  * smallest of its images' (pattern, top set, c). */
 int qcj_triple_weight(uint32_t s, int c, uint32_t m, int n);
+
+/* ---- working memory (join_scratch.c) -------------------------------- */
+
+/* A buffer that only grows; its contents do not survive a growth. */
+typedef struct qcj_buffer {
+    void *p;
+    size_t bytes;
+} qcj_buffer;
+
+/* Returns b's memory, at least `bytes` of it; NULL when out of memory. */
+void *qcj_buffer_get(qcj_buffer *b, size_t bytes);
+
+enum {
+    QCJ_BUF_TOP_OFFSETS, QCJ_BUF_BOTTOM_OFFSETS, QCJ_BUF_TOP_LOW, QCJ_BUF_BOTTOM_LOW,
+    QCJ_BUF_TOP_MID, QCJ_BUF_BOTTOM_MID, QCJ_BUF_FILL, QCJ_BUF_IDS,
+    QCJ_BUF_FILTER_TOP, QCJ_BUF_FILTER_BOTTOM, QCJ_BUF_FILTER_TOP_OFF,
+    QCJ_BUF_FILTER_BOTTOM_OFF, QCJ_BUFFERS
+};
+
+/* One unit's working memory. */
+typedef struct qcj_scratch {
+    qcj_halves tops, bottoms;
+    qcj_buffer buffer[QCJ_BUFFERS];
+} qcj_scratch;
+
+#define QCJ_POOL_SLOTS 256
+typedef struct qcj_pool {
+    atomic_flag lock;
+    int count;
+    qcj_scratch *slot[QCJ_POOL_SLOTS];
+} qcj_pool;
+
+/* A scratch set from the pool, or a new empty one (NULL: out of memory). */
+qcj_scratch *qcj_pool_take(qcj_pool *pool);
+/* Gives s back (emptied lists, buffers kept). */
+void qcj_pool_give(qcj_pool *pool, qcj_scratch *s);
+/* Frees every set in the pool. */
+void qcj_pool_clear(qcj_pool *pool);
 
 #endif
