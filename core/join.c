@@ -127,12 +127,15 @@ static int join_unit_cols(int n)
     return m < n % 2 ? n % 2 : m;
 }
 
-/* Group key bits: 4 for the sieve, more where the ANDed rest would not fit
- * in 32 bits, at most 8. */
+/* Group key bits k: the more, the fewer pairs the hot loop tests (each key
+ * diagonal drops about a quarter of them), but the smaller the groups and
+ * the more of each vector is a ragged tail.  Measured best: 4 up to N=17
+ * (about 1200 halves per column set at N=16), 7 at N=18, 8 beyond; and
+ * never fewer than leave the ANDed rest 32 bits wide. */
 static int join_key_bits(int n)
 {
     int slots = n % 2 ? 2 * (n - 2) : 2 * (n - 1);
-    int k = 4;
+    int k = n <= 17 ? 4 : n == 18 ? 7 : 8;
     if (slots - k > 32)
         k = slots - 32;
     return k > 8 ? 8 : k;
