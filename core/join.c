@@ -39,14 +39,14 @@ typedef struct join_data {
 /* ---- geometry ------------------------------------------------------- */
 
 /* Border diagonal slot s (W per direction): s < W is the anti-diagonal
- * r+c = b0+s, the rest the diagonal r-c+n-1 = b0+(s-W).  The number of
+ * r+c = h+s, the rest the diagonal r-c+n-1 = h+(s-W).  The number of
  * cells of rows [r0,r1) on slot s. */
 static int slot_cells(const qcj_geometry *g, int slots, int s, int r0, int r1)
 {
     const int n = g->n, w = slots / 2;
     int cells = 0;
     for (int r = r0; r < r1; r++) {
-        int c = s < w ? g->b0 + s - r : r + n - 1 - (g->b0 + s - w);
+        int c = s < w ? g->h + s - r : r + n - 1 - (g->h + s - w);
         cells += c >= 0 && c < n;
     }
     return cells;
@@ -60,7 +60,7 @@ void qcj_geometry_init(qcj_geometry *g, int n, int unit_cols, int key_bits)
     g->b0 = n - g->h;
     g->unit_lo = (n - unit_cols) / 2;
     g->unit_hi = g->unit_lo + unit_cols;
-    const int w = g->h + n - 1 - g->b0;        /* border diagonals per direction */
+    const int w = n - 1 + n % 2;               /* border diagonals per direction */
     const int slots = w > 0 ? 2 * w : 0;
     if (key_bits > slots)
         key_bits = slots;
@@ -91,20 +91,13 @@ void qcj_geometry_init(qcj_geometry *g, int n, int unit_cols, int key_bits)
     for (int r = 0; r < n; r++)
         for (int c = 0; c < n; c++) {
             uint64_t sig = 0;
-            int a = r + c - g->b0;              /* anti-diagonal slot       */
-            int d = r - c + n - 1 - g->b0;      /* diagonal slot, less w    */
+            int a = r + c - g->h;               /* anti-diagonal slot       */
+            int d = r - c + n - 1 - g->h;       /* diagonal slot, less w    */
             if (a >= 0 && a < w)
                 sig |= 1ull << pos[a];
             if (d >= 0 && d < w)
                 sig |= 1ull << pos[w + d];
             g->cell_sig[r][c] = sig;
-            int up = r > g->h ? r - g->h : g->h - r;   /* rows to row h */
-            uint32_t mid = 0;
-            if (c - up >= 0)
-                mid |= 1u << (c - up);
-            if (c + up < n)
-                mid |= 1u << (c + up);
-            g->cell_mid[r][c] = up ? mid : 0;
         }
 }
 
@@ -134,7 +127,7 @@ static int join_unit_cols(int n)
  * never fewer than leave the ANDed rest 32 bits wide. */
 static int join_key_bits(int n)
 {
-    int slots = n % 2 ? 2 * (n - 2) : 2 * (n - 1);
+    int slots = n % 2 ? 2 * n : 2 * (n - 1);
     int k = n <= 17 ? 4 : n == 18 ? 7 : 8;
     if (slots - k > 32)
         k = slots - 32;
@@ -245,14 +238,13 @@ static int join_build(qc_plan *plan)
 /* ---- one unit ------------------------------------------------------- */
 
 /* A half list sorted into buckets: offsets[b]..offsets[b+1] index bucket
- * b's ANDed signature parts (low32 when narrow, low64 when wide) and, odd
- * N, their middle-row attacks.  A bucket is (column bucket, group key).
+ * b's ANDed signature parts (low32 when narrow, low64 when wide).  A
+ * bucket is (column bucket, group key).
  * The arrays live in the unit's scratch buffers. */
 typedef struct buckets {
     size_t *offsets;
     uint32_t *low32;
     uint64_t *low64;
-    uint32_t *mid;
 } buckets;
 
 /* The column bucket of a half: its column key outside M, and for odd-N
@@ -286,11 +278,9 @@ static int bucket_halves(const qcj_geometry *g, const qcj_halves *l, size_t nbuc
         b->low64 = qcj_buffer_get(&buf[side ? QCJ_BUF_BOTTOM_LOW : QCJ_BUF_TOP_LOW], len * sizeof *b->low64);
     else
         b->low32 = qcj_buffer_get(&buf[side ? QCJ_BUF_BOTTOM_LOW : QCJ_BUF_TOP_LOW], len * sizeof *b->low32);
-    if (l->mid)
-        b->mid = qcj_buffer_get(&buf[side ? QCJ_BUF_BOTTOM_MID : QCJ_BUF_TOP_MID], len * sizeof *b->mid);
     size_t *fill = qcj_buffer_get(&buf[QCJ_BUF_FILL], nbuckets * sizeof *fill);
     uint32_t *ids = qcj_buffer_get(&buf[QCJ_BUF_IDS], len * sizeof *ids);
-    if (!b->offsets || (!b->low32 && !b->low64) || (l->mid && !b->mid) || !fill || !ids)
+    if (!b->offsets || (!b->low32 && !b->low64) || !fill || !ids)
         return -1;
     memset(b->offsets, 0, (nbuckets + 1) * sizeof *b->offsets);
     for (size_t i = 0; i < len; i++) {
@@ -308,17 +298,16 @@ static int bucket_halves(const qcj_geometry *g, const qcj_halves *l, size_t nbuc
             b->low64[at] = l->sig[i] & keep;
         else
             b->low32[at] = (uint32_t)l->sig[i];
-        if (l->mid)
-            b->mid[at] = l->mid[i];
     }
     return 0;
 }
 
 /* Pairs (top group tg, bottom group bg) with no shared key diagonal: bg a
- * subset of ~tg (the sieve); pairs counted by the hot loop.  toff/boff are
- * the 2^k+1 group offsets of one column bucket on each side. */
+ * subset of ~(tg | extra) (the sieve; extra: the middle queen's key bits);
+ * pairs counted by the hot loop.  toff/boff are the 2^k+1 group offsets
+ * of one column bucket on each side. */
 static uint64_t join_groups(const qcj_geometry *g, const size_t *toff, const size_t *boff,
-                            const uint32_t *t32, const uint64_t *t64,
+                            uint32_t extra, const uint32_t *t32, const uint64_t *t64,
                             const uint32_t *b32, const uint64_t *b64, uint64_t *tested)
 {
     const uint32_t kmask = (1u << g->key_bits) - 1u;
@@ -327,7 +316,7 @@ static uint64_t join_groups(const qcj_geometry *g, const size_t *toff, const siz
         const size_t t0 = toff[tg], nt = toff[tg + 1] - t0;
         if (nt == 0)
             continue;
-        const uint32_t avail = ~tg & kmask;
+        const uint32_t avail = ~(tg | extra) & kmask;
         for (uint32_t bg = avail;; bg = (bg - 1) & avail) {
             const size_t b0 = boff[bg], nb = boff[bg + 1] - b0;
             if (nb) {
@@ -342,22 +331,35 @@ static uint64_t join_groups(const qcj_geometry *g, const size_t *toff, const siz
     return pairs;
 }
 
-/* Copies the entries of bucket [off[0], off[2^k]) whose middle-row attacks
- * miss column c into dst, with their group offsets in doff. */
-static void filter_middle(const qcj_geometry *g, const size_t *off, const buckets *src,
-                          int c, uint32_t *d32, uint64_t *d64, size_t *doff)
+/* Odd N, [middle folded into the top]: copies the tops of one column
+ * bucket that spare the middle queen's diagonals (signature mid) into dst,
+ * each ORed with mid, so that the hot loop's AND with a bottom also checks
+ * the bottom against the middle queen.  A top group sharing a key diagonal
+ * with the middle queen is dropped whole; doff gets the group offsets. */
+static void fold_middle(const qcj_geometry *g, const size_t *off, const buckets *src,
+                        uint64_t mid, uint32_t *d32, uint64_t *d64, size_t *doff)
 {
     const uint32_t groups = 1u << g->key_bits;
+    const uint32_t mid_key = (uint32_t)(mid >> g->key_shift) & (groups - 1);
+    const uint64_t mid_low = mid & ~((uint64_t)(groups - 1) << g->key_shift);
+    const uint32_t mid32 = (uint32_t)mid_low;
     size_t at = 0;
     for (uint32_t grp = 0; grp < groups; grp++) {
         doff[grp] = at;
-        for (size_t i = off[grp]; i < off[grp + 1]; i++) {
-            if (src->mid[i] >> c & 1u)
-                continue;
-            if (g->wide)
-                d64[at++] = src->low64[i];
-            else
-                d32[at++] = src->low32[i];
+        if (grp & mid_key)
+            continue;
+        if (g->wide) {
+            for (size_t i = off[grp]; i < off[grp + 1]; i++) {
+                uint64_t t = src->low64[i];
+                d64[at] = t | mid_low;
+                at += (t & mid_low) == 0;      /* kept unless it attacks */
+            }
+        } else {
+            for (size_t i = off[grp]; i < off[grp + 1]; i++) {
+                uint32_t t = src->low32[i];
+                d32[at] = t | mid32;
+                at += (t & mid32) == 0;
+            }
         }
     }
     doff[groups] = at;
@@ -388,31 +390,23 @@ static void join_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
     int ok = !tops->failed && !bottoms->failed;
     ok = ok && bucket_halves(g, tops, tbuckets, 0, rest, sc, 0, &tb) == 0;
     ok = ok && bucket_halves(g, bottoms, bbuckets, odd, rest, sc, 1, &bb) == 0;
-    uint32_t *ft32 = NULL, *fb32 = NULL;
-    uint64_t *ft64 = NULL, *fb64 = NULL;
-    size_t *ftoff = NULL, *fboff = NULL;
+    uint32_t *ft32 = NULL;
+    uint64_t *ft64 = NULL;
+    size_t *ftoff = NULL;
     if (ok && odd) {
-        /* scratch for one column bucket's halves that spare the middle */
-        size_t max_top = 0, max_bottom = 0;
+        /* scratch for one column bucket's tops with the middle folded in */
+        size_t max_top = 0;
         for (size_t i = 0; i < tbuckets; i += groups)
             if (tb.offsets[i + groups] - tb.offsets[i] > max_top)
                 max_top = tb.offsets[i + groups] - tb.offsets[i];
-        for (size_t i = 0; i < bbuckets; i += groups)
-            if (bb.offsets[i + groups] - bb.offsets[i] > max_bottom)
-                max_bottom = bb.offsets[i + groups] - bb.offsets[i];
         size_t w = g->wide ? sizeof(uint64_t) : sizeof(uint32_t);
         void *a = qcj_buffer_get(&sc->buffer[QCJ_BUF_FILTER_TOP], max_top * w);
-        void *b = qcj_buffer_get(&sc->buffer[QCJ_BUF_FILTER_BOTTOM], max_bottom * w);
-        if (g->wide) {
+        if (g->wide)
             ft64 = a;
-            fb64 = b;
-        } else {
+        else
             ft32 = a;
-            fb32 = b;
-        }
         ftoff = qcj_buffer_get(&sc->buffer[QCJ_BUF_FILTER_TOP_OFF], (groups + 1) * sizeof *ftoff);
-        fboff = qcj_buffer_get(&sc->buffer[QCJ_BUF_FILTER_BOTTOM_OFF], (groups + 1) * sizeof *fboff);
-        ok = a && b && ftoff && fboff;
+        ok = a && ftoff;
     }
     if (!ok) {
         /* out of memory inside a pure call that cannot fail: a wrong total
@@ -434,7 +428,7 @@ static void join_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
             const int weight = qcj_set_weight(s, q, data->block, n, data->flip);
             if (weight == 0)
                 continue;
-            uint64_t pairs = join_groups(g, toff, boff, tb.low32, tb.low64,
+            uint64_t pairs = join_groups(g, toff, boff, 0, tb.low32, tb.low64,
                                          bb.low32, bb.low64, &tested);
             total += (qc_u128)pairs * (unsigned)weight;
             continue;
@@ -451,11 +445,13 @@ static void join_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
             const int weight = qcj_triple_weight(s, c, data->block, n);
             if (weight == 0)
                 continue;
-            filter_middle(g, toff, &tb, c, ft32, ft64, ftoff);
+            const uint64_t mid = g->cell_sig[g->h][c];
+            fold_middle(g, toff, &tb, mid, ft32, ft64, ftoff);
             if (ftoff[groups] == 0)
                 continue;
-            filter_middle(g, boff, &bb, c, fb32, fb64, fboff);
-            uint64_t pairs = join_groups(g, ftoff, fboff, ft32, ft64, fb32, fb64, &tested);
+            const uint32_t mid_key = (uint32_t)(mid >> g->key_shift) & ((1u << k) - 1u);
+            uint64_t pairs = join_groups(g, ftoff, boff, mid_key, ft32, ft64,
+                                         bb.low32, bb.low64, &tested);
             total += (qc_u128)pairs * (unsigned)weight;
         }
     }

@@ -6,13 +6,13 @@
  * middle row h, and a bottom half (rows b0..N-1, b0 = N-h, so both halves
  * have h rows), each half a partial placement without conflicts inside it,
  * such that (1) the column sets of the halves (and the middle queen) are
- * complementary and (2) no diagonal is used twice.  A top queen and a bottom
- * queen can share only the "border diagonals" that reach both halves: the
- * anti-diagonals r+c = b0..h+N-2 and the diagonals r-c+N-1 = b0..h+N-2,
- * W = N-1 (even N) or N-2 (odd N) of each.  Each border diagonal gets one bit
- * of a 64-bit signature, so between the halves condition (2) is
- * `(top_sig & bottom_sig) == 0`; the middle queen at column c must
- * moreover stand on no square of row h that either half attacks (`mid`).
+ * complementary and (2) no diagonal is used twice.  Queens of different
+ * parts can share only the "border diagonals": the anti-diagonals r+c and
+ * the diagonals r-c+N-1 numbered h..h+W-1, W = N-1 on even N (those that
+ * reach both halves) and W = N on odd N (all those through row h).  Each
+ * border diagonal gets one bit of a 64-bit signature, so condition (2) is
+ * `(top_sig & bottom_sig) == 0`, and on odd N also no overlap with the
+ * middle queen's signature cell_sig[h][c].
  *
  * Files: join_half.c enumerates half placements (grouped by column set),
  * join_pairs.c counts disjoint signature pairs (the hot loop), join_symmetry.c
@@ -37,7 +37,6 @@ typedef struct qcj_geometry {
     int key_shift;    /* signature bit of the first group-key diagonal     */
     int wide;         /* 1: the ANDed part needs 64 bits, 0: it fits in 32 */
     uint64_t cell_sig[32][32];  /* [row][col]: the border diagonals of a queen */
-    uint32_t cell_mid[32][32];  /* [row][col]: squares of row h it attacks    */
 } qcj_geometry;
 
 /* Fills g for board size n (1..32) with the given split parameters. */
@@ -63,14 +62,11 @@ static inline uint32_t qcj_colkey_expand(const qcj_geometry *g, uint32_t key)
 /* ---- half placements (join_half.c) ---------------------------------- */
 
 /* A list of half placements: column key (the columns outside M in bits
- * 0..n-m-1, those inside M above them) and border signature of each, and
- * on odd N the squares of the middle row they attack. */
+ * 0..n-m-1, those inside M above them) and border signature of each. */
 typedef struct qcj_halves {
     uint32_t *colkey;
     uint64_t *sig;
-    uint32_t *mid;    /* NULL on even N */
     size_t len, cap;
-    int want_mid;     /* set by qcj_halves_enumerate on odd N */
     int failed;       /* an allocation failed: the list is incomplete */
 } qcj_halves;
 
@@ -126,9 +122,8 @@ void *qcj_buffer_get(qcj_buffer *b, size_t bytes);
 
 enum {
     QCJ_BUF_TOP_OFFSETS, QCJ_BUF_BOTTOM_OFFSETS, QCJ_BUF_TOP_LOW, QCJ_BUF_BOTTOM_LOW,
-    QCJ_BUF_TOP_MID, QCJ_BUF_BOTTOM_MID, QCJ_BUF_FILL, QCJ_BUF_IDS,
-    QCJ_BUF_FILTER_TOP, QCJ_BUF_FILTER_BOTTOM, QCJ_BUF_FILTER_TOP_OFF,
-    QCJ_BUF_FILTER_BOTTOM_OFF, QCJ_BUFFERS
+    QCJ_BUF_FILL, QCJ_BUF_IDS, QCJ_BUF_FILTER_TOP, QCJ_BUF_FILTER_TOP_OFF,
+    QCJ_BUFFERS
 };
 
 /* One unit's working memory. */

@@ -36,13 +36,7 @@ static int reserve(qcj_halves *l, size_t more)
     uint64_t *s = realloc(l->sig, cap * sizeof *s);
     if (s)
         l->sig = s;
-    uint32_t *mid = NULL;
-    if (l->mid || l->want_mid) {
-        mid = realloc(l->mid, cap * sizeof *mid);
-        if (mid)
-            l->mid = mid;
-    }
-    if (!k || !s || ((l->mid || l->want_mid) && !mid)) {
+    if (!k || !s) {
         l->failed = 1;
         return -1;
     }
@@ -51,16 +45,16 @@ static int reserve(qcj_halves *l, size_t more)
 }
 
 /* [last row at once]: writes the placements that put the last queen on
- * each square of `free`, given the rows above (cols, key, sig, mid). */
-static inline int emit_row(qcj_halves *out, const uint64_t *row_sig, const uint32_t *row_mid,
+ * each square of `free`, given the rows above (cols, key, sig). */
+static inline int emit_row(qcj_halves *out, const uint64_t *row_sig,
                            const uint32_t *colkey_of, uint32_t free, uint32_t cols,
-                           uint32_t key, uint64_t sig, uint32_t mid, uint32_t block,
+                           uint32_t key, uint64_t sig, uint32_t block,
                            uint32_t min_pattern)
 {
     if (reserve(out, (size_t)__builtin_popcount(free)) != 0)
         return -1;
     size_t at = out->len;
-    uint32_t *keys = out->colkey, *mids = out->mid;
+    uint32_t *keys = out->colkey;
     uint64_t *sigs = out->sig;
     do {
         int c = __builtin_ctz(free);
@@ -69,8 +63,6 @@ static inline int emit_row(qcj_halves *out, const uint64_t *row_sig, const uint3
             continue;             /* counted from its flip image */
         keys[at] = key | colkey_of[c];
         sigs[at] = sig | row_sig[c];
-        if (mids)
-            mids[at] = mid | row_mid[c];
         at++;
     } while (free);
     out->len = at;
@@ -81,7 +73,6 @@ void qcj_halves_enumerate(const qcj_geometry *g, int r0, int r1, uint32_t patter
                           int slack, uint32_t min_pattern, qcj_halves *out,
                           uint64_t *placed)
 {
-    out->want_mid = g->n & 1;
     const int rows = r1 - r0;
     uint32_t block = 0;   /* M */
     for (int c = g->unit_lo; c < g->unit_hi; c++)
@@ -91,8 +82,6 @@ void qcj_halves_enumerate(const qcj_geometry *g, int r0, int r1, uint32_t patter
     if (rows == 0) {
         if (__builtin_popcount(pattern) <= slack && min_pattern == 0 && reserve(out, 1) == 0) {
             out->colkey[out->len] = 0;
-            if (out->mid)
-                out->mid[out->len] = 0;
             out->sig[out->len++] = 0;
         }
         return;
@@ -107,11 +96,11 @@ void qcj_halves_enumerate(const qcj_geometry *g, int r0, int r1, uint32_t patter
 
     /* Level d: row r0+d, its masks, the part of the key and signature of
      * the rows above, and the squares of the row still to try. */
-    uint32_t cols[32], dl[32], dr[32], key[32], mid[32], todo[32];
+    uint32_t cols[32], dl[32], dr[32], key[32], todo[32];
     uint64_t sig[32];
     uint64_t nodes = 0;
     int d = 0;
-    cols[0] = dl[0] = dr[0] = key[0] = mid[0] = 0;
+    cols[0] = dl[0] = dr[0] = key[0] = 0;
     sig[0] = 0;
     /* the free squares of level d's row, [pattern deadline] applied */
 #define ROW_FREE(d) ({                                                     \
@@ -131,8 +120,8 @@ void qcj_halves_enumerate(const qcj_geometry *g, int r0, int r1, uint32_t patter
         if (d == last) {            /* only when the band is one row */
             todo[d] = 0;
             nodes += (uint64_t)__builtin_popcount(t);
-            if (emit_row(out, g->cell_sig[r0 + d], g->cell_mid[r0 + d], colkey_of, t, cols[d],
-                         key[d], sig[d], mid[d], block, min_pattern) != 0)
+            if (emit_row(out, g->cell_sig[r0 + d], colkey_of, t, cols[d],
+                         key[d], sig[d], block, min_pattern) != 0)
                 break;
             continue;
         }
@@ -141,9 +130,7 @@ void qcj_halves_enumerate(const qcj_geometry *g, int r0, int r1, uint32_t patter
              * child row's free squares written out, no push or pop */
             todo[d] = 0;
             const uint64_t *here_sig = g->cell_sig[r0 + d];
-            const uint32_t *here_mid = g->cell_mid[r0 + d];
             const uint64_t *next_sig = g->cell_sig[r0 + d + 1];
-            const uint32_t *next_mid = g->cell_mid[r0 + d + 1];
             int failed = 0;
             do {
                 uint32_t bit = t & -t;
@@ -158,8 +145,8 @@ void qcj_halves_enumerate(const qcj_geometry *g, int r0, int r1, uint32_t patter
                 if (f == 0)
                     continue;
                 nodes += (uint64_t)__builtin_popcount(f);
-                if (emit_row(out, next_sig, next_mid, colkey_of, f, cl, key[d] | colkey_of[c],
-                             sig[d] | here_sig[c], mid[d] | here_mid[c], block, min_pattern) != 0) {
+                if (emit_row(out, next_sig, colkey_of, f, cl, key[d] | colkey_of[c],
+                             sig[d] | here_sig[c], block, min_pattern) != 0) {
                     failed = 1;
                     break;
                 }
@@ -177,7 +164,6 @@ void qcj_halves_enumerate(const qcj_geometry *g, int r0, int r1, uint32_t patter
         dr[d + 1] = (dr[d] | bit) >> 1;
         key[d + 1] = key[d] | colkey_of[c];
         sig[d + 1] = sig[d] | g->cell_sig[r0 + d][c];
-        mid[d + 1] = mid[d] | g->cell_mid[r0 + d][c];
         d++;
         todo[d] = ROW_FREE(d);
     }
@@ -189,9 +175,7 @@ void qcj_halves_free(qcj_halves *list)
 {
     free(list->colkey);
     free(list->sig);
-    free(list->mid);
     list->colkey = NULL;
     list->sig = NULL;
-    list->mid = NULL;
     list->len = list->cap = 0;
 }

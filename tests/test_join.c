@@ -1,7 +1,7 @@
 /*
  * test_join.c — unit tests of the join engine's building blocks, each
- * against a slow independent check: border signatures and middle-row
- * attacks against coordinate geometry, the half enumeration against a
+ * against a slow independent check: border signatures (halves and middle
+ * row) against coordinate geometry, the half enumeration against a
  * textbook backtracker, column keys, the disjoint-pair counters (vector and
  * portable) against a scalar loop, and the symmetry weights against orbits
  * computed by brute force.  Then the engine against the halving engine.
@@ -31,34 +31,23 @@ static uint64_t next_random(void)
     return rng;
 }
 
-/* A top queen (rows < h) and a bottom queen (rows >= b0) share a
- * signature bit exactly when they share a diagonal; cell_mid marks the
- * squares of row h a queen attacks diagonally. */
+/* Queens of different parts (top rows < h, odd N's middle row h, bottom
+ * rows >= b0) share a signature bit exactly when they share a diagonal. */
 static void test_signatures(void)
 {
     for (int n = 1; n <= 32; n++) {
         qcj_geometry g;
         qcj_geometry_init(&g, n, n % 2, n % 2 ? 4 : 6);
-        for (int r1 = 0; r1 < g.h; r1++)
+        const int last_upper = n % 2 ? g.h : g.h - 1;   /* odd: the middle too */
+        for (int r1 = 0; r1 <= last_upper; r1++)
             for (int c1 = 0; c1 < n; c1++)
-                for (int r2 = g.b0; r2 < n; r2++)
+                for (int r2 = r1 < g.h ? g.h : g.b0; r2 < n; r2++)
                     for (int c2 = 0; c2 < n; c2++) {
                         int diag = r1 + c1 == r2 + c2 || r1 - c1 == r2 - c2;
                         int shared = (g.cell_sig[r1][c1] & g.cell_sig[r2][c2]) != 0;
                         CHECK(diag == shared, "n=%d (%d,%d) (%d,%d): diagonal %d, signature %d",
                               n, r1, c1, r2, c2, diag, shared);
                     }
-        if (n & 1)
-            for (int r = 0; r < n; r++) {
-                if (r == g.h)
-                    continue;
-                for (int c = 0; c < n; c++)
-                    for (int x = 0; x < n; x++) {
-                        int attacks = r + c == g.h + x || r - c == g.h - x;
-                        CHECK(attacks == (int)(g.cell_mid[r][c] >> x & 1u),
-                              "n=%d mid (%d,%d) x=%d", n, r, c, x);
-                    }
-            }
     }
 }
 
@@ -87,9 +76,9 @@ typedef struct slow_sum {
     uint64_t count, digest;
 } slow_sum;
 
-static uint64_t digest_of(uint32_t colkey, uint64_t sig, uint32_t mid)
+static uint64_t digest_of(uint32_t colkey, uint64_t sig)
 {
-    uint64_t x = sig * 0x9e3779b97f4a7c15ULL ^ ((uint64_t)colkey << 20) ^ ((uint64_t)mid << 40);
+    uint64_t x = sig * 0x9e3779b97f4a7c15ULL ^ ((uint64_t)colkey << 20);
     return x ^ (x >> 29);
 }
 
@@ -100,13 +89,11 @@ static void slow_halves(const qcj_geometry *g, int r0, int r1, int row, int *col
     if (row == r1) {
         uint32_t cols = 0, block = 0;
         uint64_t sig = 0;
-        uint32_t mid = 0;
         for (int c = g->unit_lo; c < g->unit_hi; c++)
             block |= 1u << c;
         for (int r = r0; r < r1; r++) {
             cols |= 1u << col[r];
             sig |= g->cell_sig[r][col[r]];
-            mid |= g->cell_mid[r][col[r]];
         }
         uint32_t inside = cols & block;
         if ((inside & ~pattern) || __builtin_popcount(pattern & ~inside) > slack || inside < min_pattern)
@@ -117,7 +104,7 @@ static void slow_halves(const qcj_geometry *g, int r0, int r1, int row, int *col
             if (inside >> c & 1u)
                 key |= 1u << (n - (g->unit_hi - g->unit_lo) + c - g->unit_lo);
         out->count++;
-        out->digest += digest_of(key, sig, (n & 1) ? mid : 0);
+        out->digest += digest_of(key, sig);
         return;
     }
     for (int c = 0; c < n; c++) {
@@ -149,7 +136,7 @@ static void test_halves(void)
                         qcj_halves_enumerate(&g, r0, r1, q, slack, minp, &list, &placed);
                         slow_sum want = {0, 0}, got = {(uint64_t)list.len, 0};
                         for (size_t i = 0; i < list.len; i++)
-                            got.digest += digest_of(list.colkey[i], list.sig[i], list.mid ? list.mid[i] : 0);
+                            got.digest += digest_of(list.colkey[i], list.sig[i]);
                         int col[32];
                         slow_halves(&g, r0, r1, r0, col, q, slack, minp, &want);
                         CHECK(!list.failed && got.count == want.count && got.digest == want.digest,
