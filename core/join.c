@@ -16,10 +16,19 @@
  *      a subset of ~g (no shared key diagonal: the sieve), count the pairs
  *      whose other border diagonals are disjoint too (join_pairs.c) — the
  *      bottom column key is the complement of the top's.
+ * Odd N: both halves have h rows and the middle row h is left over.  The
+ * bottoms of unit q are those whose M-columns are M\q or M\q less one
+ * column (the middle queen's), only patterns >= q (the others are flip
+ * images).  Step 3 runs over (S, middle column c): the tops of S that
+ * spare the middle queen, with its signature ORed in ([middle folded into
+ * the top]), against the bottoms of ~S\{c}.
  * Units are independent, so threads never wait for each other; memory is
- * per unit (per thread) and nothing is shared but the read-only geometry.
+ * per unit (per thread: join_scratch.c) and nothing else is shared but the
+ * read-only geometry.  Work reported (qc_tally.placements): queens placed
+ * in the halves plus pairs of halves tested by the hot loop.
  *
- * Every N >= 1 takes the same path; for N=1 the top half is empty (h=0).
+ * Every N >= 1 takes the same path, no special cases: N=1 has an empty top
+ * half (h=0) and one unit; N=2, 3 find no pairs.
  */
 #include <stdlib.h>
 #include <string.h>
