@@ -61,7 +61,7 @@ static int slot_cells(const qcj_geometry *g, int slots, int s, int r0, int r1)
     return cells;
 }
 
-void qcj_geometry_init(qcj_geometry *g, int n, int unit_cols, int key_bits)
+void qcj_geometry_init(qcj_geometry *g, int n, int unit_cols, int key_bits, int force_wide)
 {
     memset(g, 0, sizeof *g);
     g->n = n;
@@ -74,7 +74,7 @@ void qcj_geometry_init(qcj_geometry *g, int n, int unit_cols, int key_bits)
     if (key_bits > slots)
         key_bits = slots;
     g->key_bits = key_bits;
-    g->wide = slots - key_bits > 32;
+    g->wide = force_wide || slots - key_bits > 32;
     g->key_shift = g->wide ? 64 - key_bits : 32;
 
     /* Key slots: the k slots with the most (top cells) x (bottom cells),
@@ -194,14 +194,16 @@ static double unit_cost(const join_data *data, uint32_t q)
     return cost;
 }
 
-static int join_build(qc_plan *plan)
+/* Fills the plan's units for split parameters (unit columns, key bits,
+ * 64-bit lanes even where 32 would do). */
+static int join_build_with(qc_plan *plan, int unit_cols, int key_bits, int force_wide)
 {
     const int n = plan->n;
     join_data *data = calloc(1, sizeof *data);
     if (!data)
         return QC_ENOMEM;
     qcj_geometry *g = &data->geo;
-    qcj_geometry_init(g, n, join_unit_cols(n), join_key_bits(n));
+    qcj_geometry_init(g, n, unit_cols, key_bits, force_wide);
     const int m = g->unit_hi - g->unit_lo;
     data->block = (uint32_t)(((1ull << m) - 1) << g->unit_lo);
     data->flip = n % 2 == 0;
@@ -232,7 +234,8 @@ static int join_build(qc_plan *plan)
     }
     uint64_t fp = qc_fingerprint_mix(0, QC_ENGINE_JOIN);
     fp = qc_fingerprint_mix(fp, (uint64_t)n);
-    fp = qc_fingerprint_mix(fp, (uint64_t)g->h << 32 | (uint64_t)m << 16 | (uint64_t)g->key_bits);
+    fp = qc_fingerprint_mix(fp, (uint64_t)g->wide << 48 | (uint64_t)g->h << 32 | (uint64_t)m << 16
+                                | (uint64_t)g->key_bits);
     for (size_t i = 0; i < count; i++) {
         data->patterns[i] = order[i].pattern;
         fp = qc_fingerprint_mix(fp, order[i].pattern);
@@ -243,6 +246,11 @@ static int join_build(qc_plan *plan)
     plan->fingerprint = fp;
     plan->engine_data = data;
     return QC_OK;
+}
+
+static int join_build(qc_plan *plan)
+{
+    return join_build_with(plan, join_unit_cols(plan->n), join_key_bits(plan->n), 0);
 }
 
 /* ---- one unit ------------------------------------------------------- */
@@ -479,6 +487,22 @@ static void join_release(qc_plan *plan)
         free(data->patterns);
         free(data);
     }
+}
+
+int qcj_count_with(int n, int unit_cols, int key_bits, int force_wide, qc_u128 *total)
+{
+    qc_plan plan = {.n = n, .engine = QC_ENGINE_JOIN, .ops = &qc_join_ops};
+    int rc = join_build_with(&plan, unit_cols, key_bits, force_wide);
+    if (rc != QC_OK)
+        return rc;
+    *total = 0;
+    for (size_t u = 0; u < plan.unit_count; u++) {
+        qc_tally t;
+        join_count_unit(&plan, u, &t);
+        *total += t.solutions;
+    }
+    join_release(&plan);
+    return QC_OK;
 }
 
 const qc_engine_ops qc_join_ops = {

@@ -39,8 +39,15 @@ typedef struct qcj_geometry {
     uint64_t cell_sig[32][32];  /* [row][col]: the border diagonals of a queen */
 } qcj_geometry;
 
-/* Fills g for board size n (1..32) with the given split parameters. */
-void qcj_geometry_init(qcj_geometry *g, int n, int unit_cols, int key_bits);
+/* Fills g for board size n (1..32) with the given split parameters; with
+ * force_wide the ANDed part takes 64-bit lanes even where 32 bits would do
+ * (so that small boards test the path large ones take). */
+void qcj_geometry_init(qcj_geometry *g, int n, int unit_cols, int key_bits, int force_wide);
+
+/* Counts the n-board on this thread with the given split parameters (unit
+ * block width of n's parity, key bits, force_wide): the engine with other
+ * settings than the plan's, for the tests.  Returns QC_OK or an error. */
+int qcj_count_with(int n, int unit_cols, int key_bits, int force_wide, unsigned __int128 *total);
 
 /* The column key: the columns outside M, squeezed together (bits below
  * unit_lo stay, bits from unit_hi on move down to unit_lo). */

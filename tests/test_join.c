@@ -37,7 +37,7 @@ static void test_signatures(void)
 {
     for (int n = 1; n <= 32; n++) {
         qcj_geometry g;
-        qcj_geometry_init(&g, n, n % 2, n % 2 ? 4 : 6);
+        qcj_geometry_init(&g, n, n % 2, n % 2 ? 4 : 6, n % 3 == 0);
         const int last_upper = n % 2 ? g.h : g.h - 1;   /* odd: the middle too */
         for (int r1 = 0; r1 <= last_upper; r1++)
             for (int c1 = 0; c1 < n; c1++)
@@ -56,7 +56,7 @@ static void test_colkey(void)
     for (int n = 1; n <= 32; n++)
         for (int m = n % 2; m <= n; m += 2) {
             qcj_geometry g;
-            qcj_geometry_init(&g, n, m, 4);
+            qcj_geometry_init(&g, n, m, 4, 0);
             uint32_t outside = 0;
             for (int c = 0; c < n; c++)
                 if (c < g.unit_lo || c >= g.unit_hi)
@@ -124,7 +124,7 @@ static void test_halves(void)
     for (int n = 1; n <= 9; n++)
         for (int m = n % 2; m <= n && m <= 5; m += 2) {
             qcj_geometry g;
-            qcj_geometry_init(&g, n, m, 2);
+            qcj_geometry_init(&g, n, m, 2, m == 1);
             for (uint32_t bits = 0; bits < 1u << m; bits++) {
                 uint32_t q = bits << g.unit_lo;
                 for (int slack = 0; slack <= 1; slack++) {
@@ -310,7 +310,26 @@ static void test_engine(void)
     }
 }
 
-int main(void)
+/* Every split the engine may choose, on boards small enough to count
+ * quickly: unit block widths, key bits, and 64-bit lanes (which the plan
+ * only takes from N=21), against the published totals. */
+static void test_parameters(const known_count *known)
+{
+    for (int n = 1; n <= 11; n++) {
+        int slots = n % 2 ? 2 * n : 2 * (n - 1);
+        for (int m = n % 2; m <= n; m += 2)
+            for (int k = 0; k <= 8 && k <= slots; k += (n > 8 ? 3 : 1))
+                for (int wide = 0; wide <= 1; wide++) {
+                    qc_u128 total = 0;
+                    int rc = qcj_count_with(n, m, k, wide, &total);
+                    CHECK(rc == QC_OK && total == known[n].total,
+                          "n=%d m=%d k=%d wide=%d: got %llu, want %llu", n, m, k, wide,
+                          (unsigned long long)total, (unsigned long long)known[n].total);
+                }
+    }
+}
+
+int main(int argc, char **argv)
 {
     test_signatures();
     test_colkey();
@@ -318,6 +337,11 @@ int main(void)
     test_pairs();
     test_weights();
     test_engine();
+    if (argc > 1) {          /* the published totals, for test_parameters */
+        static known_count known[QC_N_MAX + 1];
+        known_load(argv[1], known);
+        test_parameters(known);
+    }
     printf("%s: %d failures\n", failures ? "FAIL" : "ok", failures);
     return failures ? 1 : 0;
 }
