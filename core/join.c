@@ -260,7 +260,7 @@ static int join_build(qc_plan *plan)
  * bucket is (column bucket, group key).
  * The arrays live in the unit's scratch buffers. */
 typedef struct buckets {
-    size_t *offsets;
+    uint32_t *offsets;    /* 32 bits: a unit holds < 2^32 halves (checked) */
     uint32_t *low32;
     uint64_t *low64;
 } buckets;
@@ -296,9 +296,9 @@ static int bucket_halves(const qcj_geometry *g, const qcj_halves *l, size_t nbuc
         b->low64 = qcj_buffer_get(&buf[side ? QCJ_BUF_BOTTOM_LOW : QCJ_BUF_TOP_LOW], len * sizeof *b->low64);
     else
         b->low32 = qcj_buffer_get(&buf[side ? QCJ_BUF_BOTTOM_LOW : QCJ_BUF_TOP_LOW], len * sizeof *b->low32);
-    size_t *fill = qcj_buffer_get(&buf[QCJ_BUF_FILL], nbuckets * sizeof *fill);
+    uint32_t *fill = qcj_buffer_get(&buf[QCJ_BUF_FILL], nbuckets * sizeof *fill);
     uint32_t *ids = qcj_buffer_get(&buf[QCJ_BUF_IDS], len * sizeof *ids);
-    if (!b->offsets || (!b->low32 && !b->low64) || !fill || !ids)
+    if (!b->offsets || (!b->low32 && !b->low64) || !fill || !ids || len >= UINT32_MAX)
         return -1;
     memset(b->offsets, 0, (nbuckets + 1) * sizeof *b->offsets);
     for (size_t i = 0; i < len; i++) {
@@ -311,7 +311,7 @@ static int bucket_halves(const qcj_geometry *g, const qcj_halves *l, size_t nbuc
         b->offsets[i + 1] += b->offsets[i];
     memcpy(fill, b->offsets, nbuckets * sizeof *fill);
     for (size_t i = 0; i < len; i++) {
-        size_t at = fill[ids[i]]++;
+        uint32_t at = fill[ids[i]]++;
         if (g->wide)
             b->low64[at] = l->sig[i] & keep;
         else
@@ -324,7 +324,7 @@ static int bucket_halves(const qcj_geometry *g, const qcj_halves *l, size_t nbuc
  * subset of ~(tg | extra) (the sieve; extra: the middle queen's key bits);
  * pairs counted by the hot loop.  toff/boff are the 2^k+1 group offsets
  * of one column bucket on each side. */
-static uint64_t join_groups(const qcj_geometry *g, const size_t *toff, const size_t *boff,
+static uint64_t join_groups(const qcj_geometry *g, const uint32_t *toff, const uint32_t *boff,
                             uint32_t extra, const uint32_t *t32, const uint64_t *t64,
                             const uint32_t *b32, const uint64_t *b64, uint64_t *tested)
 {
@@ -354,14 +354,14 @@ static uint64_t join_groups(const qcj_geometry *g, const size_t *toff, const siz
  * each ORed with mid, so that the hot loop's AND with a bottom also checks
  * the bottom against the middle queen.  A top group sharing a key diagonal
  * with the middle queen is dropped whole; doff gets the group offsets. */
-static void fold_middle(const qcj_geometry *g, const size_t *off, const buckets *src,
-                        uint64_t mid, uint32_t *d32, uint64_t *d64, size_t *doff)
+static void fold_middle(const qcj_geometry *g, const uint32_t *off, const buckets *src,
+                        uint64_t mid, uint32_t *d32, uint64_t *d64, uint32_t *doff)
 {
     const uint32_t groups = 1u << g->key_bits;
     const uint32_t mid_key = (uint32_t)(mid >> g->key_shift) & (groups - 1);
     const uint64_t mid_low = mid & ~((uint64_t)(groups - 1) << g->key_shift);
     const uint32_t mid32 = (uint32_t)mid_low;
-    size_t at = 0;
+    uint32_t at = 0;
     for (uint32_t grp = 0; grp < groups; grp++) {
         doff[grp] = at;
         if (grp & mid_key)
@@ -410,7 +410,7 @@ static void join_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
     ok = ok && bucket_halves(g, bottoms, bbuckets, odd, rest, sc, 1, &bb) == 0;
     uint32_t *ft32 = NULL;
     uint64_t *ft64 = NULL;
-    size_t *ftoff = NULL;
+    uint32_t *ftoff = NULL;
     if (ok && odd) {
         /* scratch for one column bucket's tops with the middle folded in */
         size_t max_top = 0;
@@ -435,12 +435,12 @@ static void join_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
     const uint32_t full = n >= 32 ? 0xffffffffu : (1u << n) - 1u;
     qc_u128 total = 0;
     for (uint32_t tk = 0; tk <= ckmask; tk++) {
-        const size_t *toff = tb.offsets + ((size_t)tk << k);
+        const uint32_t *toff = tb.offsets + ((size_t)tk << k);
         if (toff[0] == toff[groups])
             continue;                      /* no top half uses this set */
         const uint32_t s = q | qcj_colkey_expand(g, tk);
         if (!odd) {
-            const size_t *boff = bb.offsets + ((size_t)(~tk & ckmask) << k);
+            const uint32_t *boff = bb.offsets + ((size_t)(~tk & ckmask) << k);
             if (boff[0] == boff[groups])
                 continue;
             const int weight = qcj_set_weight(s, q, data->block, n, data->flip);
@@ -457,7 +457,7 @@ static void join_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
             const uint32_t bset = full & ~s & ~(1u << c);
             size_t x = (data->block >> c & 1u) ? (size_t)(c - g->unit_lo) + 1 : 0;
             size_t col = x << (n - m) | qcj_colkey(g, bset);
-            const size_t *boff = bb.offsets + (col << k);
+            const uint32_t *boff = bb.offsets + (col << k);
             if (boff[0] == boff[groups])
                 continue;
             const int weight = qcj_triple_weight(s, c, data->block, n);
