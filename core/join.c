@@ -75,7 +75,7 @@ void qcj_geometry_init(qcj_geometry *g, int n, int unit_cols, int key_bits, int 
         key_bits = slots;
     g->key_bits = key_bits;
     g->wide = force_wide || slots - key_bits > 32;
-    g->key_shift = g->wide ? 64 - key_bits : 32;
+    g->key_shift = g->wide ? (key_bits ? 64 - key_bits : 63) : 32;   /* k=0: shift < 64 */
 
     /* Key slots: the k slots with the most (top cells) x (bottom cells),
      * the ones a random pair of halves most likely both use; ties go to
