@@ -12,7 +12,9 @@
  *   [four tops]       four tops are tested against each loaded bottom vector,
  *                     so one load feeds four tests;
  *   [masked tail]     the last partial vector is loaded under a lane mask
- *                     (lanes off count nothing), no padding needed.
+ *                     (lanes off count nothing), no padding needed;
+ *   [longer list in the vectors] the count is symmetric, so the longer
+ *                     list goes into the vectors: fewer lanes idle in tails.
  * Without AVX-512 the plain loops below are left to the compiler's
  * vectoriser (AVX2 or SSE: compare-equal-zero and subtract).
  */
@@ -150,6 +152,14 @@ static uint64_t slice64(const uint64_t *tops, size_t nt,
 uint64_t qcj_count_disjoint32(const uint32_t *tops, size_t nt,
                               const uint32_t *bottoms, size_t nb)
 {
+    if (nb < nt) {   /* [longer list in the vectors]: fewer ragged tails */
+        const uint32_t *t = tops;
+        size_t n = nt;
+        tops = bottoms;
+        nt = nb;
+        bottoms = t;
+        nb = n;
+    }
     uint64_t count = 0;
     for (size_t j = 0; j < nb; j += QCJ_BOTTOM_SLICE) {
         size_t mb = nb - j < QCJ_BOTTOM_SLICE ? nb - j : QCJ_BOTTOM_SLICE;
