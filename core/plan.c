@@ -11,6 +11,7 @@
 static const qc_engine_ops *const engine_table[QC_ENGINE_COUNT_] = {
     [QC_ENGINE_HALVING] = &qc_halving_ops,
     [QC_ENGINE_EIGHTFOLD] = &qc_eightfold_ops,
+    [QC_ENGINE_JOIN] = &qc_join_ops,
 };
 
 const char *qc_engine_name(qc_engine_id engine)
@@ -33,7 +34,7 @@ int qc_engine_lookup(const char *name, qc_engine_id *out)
 
 qc_engine_id qc_engine_default(void)
 {
-    return QC_ENGINE_EIGHTFOLD;
+    return QC_ENGINE_JOIN;
 }
 
 int qc_plan_create(qc_plan **out, int n, qc_engine_id engine)

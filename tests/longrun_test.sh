@@ -113,13 +113,15 @@ if [ $rc -eq 130 ] && [ ! -s "$tmp/out" ] && grep -q "work done is lost" "$tmp/e
 else bad "SIGINT without ledger: rc=$rc err='$(cat "$tmp/err")'"; fi
 
 # ---- (b) bad ledgers: exit 2, one line naming the file, bytes unchanged ----
-# refused PATTERN FILE [ARGS...]: qcount ARGS (default: 12) on FILE must
+# Ledgers here are made by the halving engine: its N=12 plan has thousands
+# of units, so there are records to damage in the middle.
+# refused PATTERN FILE [ARGS...]: qcount ARGS (default: halving, 12) on FILE must
 # refuse it and leave it untouched
 refused() {
     local pattern=$1 file=$2; shift 2
     local before=absent
     [ -f "$file" ] && cp "$file" "$tmp/before" && before=file
-    [ $# -eq 0 ] && set -- 12
+    [ $# -eq 0 ] && set -- --engine halving 12
     "$qcount" --checkpoint "$file" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
     local rc=$?
     local same=yes
@@ -131,7 +133,7 @@ refused() {
     else bad "ledger $file: rc=$rc same=$same err='$(cat "$tmp/err")' (want /$pattern/)"; fi
 }
 good=$tmp/good12.ckpt
-"$qcount" 12 --checkpoint "$good" >/dev/null
+"$qcount" --engine halving 12 --checkpoint "$good" >/dev/null
 records12=$("$dump" "$good" | grep -c '^record')
 
 refused "cannot create: No such file" "$tmp/no/such/dir/run.ckpt"
@@ -149,8 +151,9 @@ cp "$good" "$tmp/hdr.ckpt"
 printf '\x07' | dd of="$tmp/hdr.ckpt" bs=1 seek=17 conv=notrunc status=none
 refused "header is corrupted" "$tmp/hdr.ckpt"
 refused "belongs to another count \(N=12, engine [a-z0-9]+\), not to this one \(N=13" \
-        "$good" --threads 2 13
-"$qcount" 13 --checkpoint "$tmp/for13.ckpt" >/dev/null
+        "$good" --engine halving --threads 2 13
+refused "belongs to another count \(N=12, engine halving\)" "$good" --engine eightfold 12
+"$qcount" --engine halving 13 --checkpoint "$tmp/for13.ckpt" >/dev/null
 refused "another count \(N=13" "$tmp/for13.ckpt"
 printf 'just some text\n' >"$tmp/text.ckpt"
 refused "not a qcount ledger" "$tmp/text.ckpt"

@@ -82,6 +82,7 @@ big)
     expect_mpi 3 17
     ;;
 resume)
+    # The halving engine: thousands of units at N=16, so kills land mid-way.
     # A checkpointed run on 2 ranks, mpirun killed with SIGKILL (its ranks
     # are orphaned and must notice and exit); resumed on 3 ranks and
     # stopped with SIGTERM; finished on 1 rank: the exact total, and each
@@ -92,7 +93,7 @@ resume)
     # once the ledger holds 50 more records; returns the run's status
     start_and_kill() {
         local sig=$1 np=$2 n=$3 before; before=$(records)
-        "$mpiexec" -np "$np" "$qcount" --threads 1 --quiet --checkpoint "$ledger" "$n" \
+        "$mpiexec" -np "$np" "$qcount" --engine halving --threads 1 --quiet --checkpoint "$ledger" "$n" \
             >"$tmp/out" 2>"$tmp/err" &
         local pid=$! i=0
         while [ $i -lt 1500 ] && kill -0 $pid 2>/dev/null && [ "$(records)" -lt $((before + 50)) ]; do
@@ -117,7 +118,7 @@ resume)
     b=$(records)
     if [ $rc -ne 0 ] && [ "$b" -gt "$a" ] && wait_free; then ok
     else bad "SIGTERM of mpirun -np 3: rc=$rc, records $a -> $b, err='$(cat "$tmp/err")'"; fi
-    timeout 120 "$mpiexec" -np 1 "$qcount" --threads 2 --quiet --checkpoint "$ledger" $n \
+    timeout 120 "$mpiexec" -np 1 "$qcount" --engine halving --threads 2 --quiet --checkpoint "$ledger" $n \
         >"$tmp/out" 2>"$tmp/err"
     rc=$?
     resumed=$(sed -n 's/^qcount: 1 ranks, .* units (\([0-9]*\) from the ledger).*/\1/p' "$tmp/err")
@@ -125,7 +126,7 @@ resume)
        && [ "$resumed" -gt 0 ] && [ "$resumed" -le "$b" ]; then ok
     else bad "resume on 1 rank: rc=$rc out='$(cat "$tmp/out")' err='$(cat "$tmp/err")' (want $want, resumed 1..$b)"; fi
     # and once more: everything comes from the ledger, same total
-    timeout 60 "$mpiexec" -np 2 "$qcount" --threads 1 --checkpoint "$ledger" $n >"$tmp/out" 2>"$tmp/err"
+    timeout 60 "$mpiexec" -np 2 "$qcount" --engine halving --threads 1 --checkpoint "$ledger" $n >"$tmp/out" 2>"$tmp/err"
     if [ "$(cat "$tmp/out")" = "$want" ] \
        && grep -qE "^qcount: 2 ranks, 2 threads, ([0-9]+) units \(\1 from the ledger\)" "$tmp/err"; then ok
     else bad "rerun of a finished ledger: out='$(cat "$tmp/out")' err='$(cat "$tmp/err")'"; fi

@@ -49,7 +49,7 @@ int main(int argc, char **argv)
         use[e] = 1;
     }
 
-    CHECK(qc_engine_default() == QC_ENGINE_EIGHTFOLD, "the default engine is not eightfold");
+    CHECK(qc_engine_default() == QC_ENGINE_JOIN, "the default engine is not join, the fastest");
     uint64_t previous[QC_ENGINE_COUNT_] = {0};
     for (int n = lo; n <= hi; n++) {
         qc_u128 r90, r180;

@@ -5,6 +5,8 @@
  * the count (N=20: 9.5 M placements against ~10^10), so the statistics
  * stay the engine's own.
  */
+#include <sys/resource.h>
+
 #include "report.h"
 
 /* The rate of this run: placements resumed from a ledger took no time. */
@@ -36,10 +38,12 @@ int qc_report_result(const qc_options *o, const qc_result *r,
         printf("{\"n\": %d, \"total\": %s, ", o->n, total);
         if (o->unique)
             printf("\"unique\": %s, ", unique);
+        struct rusage usage;   /* peak resident memory of this process */
+        long peak_kib = getrusage(RUSAGE_SELF, &usage) == 0 ? usage.ru_maxrss : -1;
         printf("\"engine\": \"%s\", \"threads\": %d, \"seconds\": %.6f, \"units\": %zu, "
-               "\"placements\": %s, \"placements_per_second\": %.0f",
+               "\"placements\": %s, \"placements_per_second\": %.0f, \"peak_rss_kib\": %ld",
                qc_engine_name(o->engine), r->threads, r->seconds, r->units, placements,
-               run_rate(r));
+               run_rate(r), peak_kib);
         if (json_extra)
             json_extra(stdout, ctx);
         printf("}\n");

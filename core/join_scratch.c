@@ -1,0 +1,86 @@
+/*
+ * join_scratch.c — the join engine's per-thread working memory, reused from
+ * unit to unit.
+ *
+ * A unit needs tens of MiB of lists and buckets.  Allocating and freeing
+ * them per unit hands the pages back to the kernel every time, and touching
+ * fresh pages again (page faults, zeroing) cost a quarter of the run at
+ * N=16.  So a plan keeps a small pool of scratch sets: a unit takes one
+ * (or makes one), grows its buffers as needed, and gives it back.  There
+ * are never more sets than units counted at once (threads), each as large
+ * as the largest unit it has counted; qc_plan_free frees them all.  The
+ * pool is the plan's only mutable part, behind a spinlock taken twice per
+ * unit, so count_unit stays thread-safe and its result depends on nothing
+ * but the unit.
+ */
+#include <stdlib.h>
+
+#include "join.h"
+
+void *qcj_buffer_get(qcj_buffer *b, size_t bytes)
+{
+    if (bytes == 0)
+        bytes = 1;
+    if (b->bytes < bytes) {
+        free(b->p);                 /* contents are not kept: no copy */
+        size_t want = b->bytes * 2 > bytes ? b->bytes * 2 : bytes;
+        b->p = malloc(want);
+        b->bytes = b->p ? want : 0;
+    }
+    return b->p;
+}
+
+static void lock(qcj_pool *pool)
+{
+    while (atomic_flag_test_and_set_explicit(&pool->lock, memory_order_acquire))
+        ;
+}
+
+static void unlock(qcj_pool *pool)
+{
+    atomic_flag_clear_explicit(&pool->lock, memory_order_release);
+}
+
+qcj_scratch *qcj_pool_take(qcj_pool *pool)
+{
+    qcj_scratch *s = NULL;
+    lock(pool);
+    if (pool->count > 0)
+        s = pool->slot[--pool->count];
+    unlock(pool);
+    if (!s)
+        s = calloc(1, sizeof *s);
+    return s;
+}
+
+static void scratch_free(qcj_scratch *s)
+{
+    qcj_halves_free(&s->tops);
+    qcj_halves_free(&s->bottoms);
+    for (int i = 0; i < QCJ_BUFFERS; i++)
+        free(s->buffer[i].p);
+    free(s);
+}
+
+void qcj_pool_give(qcj_pool *pool, qcj_scratch *s)
+{
+    if (!s)
+        return;
+    s->tops.len = s->bottoms.len = 0;
+    s->tops.failed = s->bottoms.failed = 0;
+    lock(pool);
+    int kept = pool->count < QCJ_POOL_SLOTS;
+    if (kept)
+        pool->slot[pool->count++] = s;
+    unlock(pool);
+    if (!kept)
+        scratch_free(s);
+}
+
+void qcj_pool_clear(qcj_pool *pool)
+{
+    lock(pool);
+    while (pool->count > 0)
+        scratch_free(pool->slot[--pool->count]);
+    unlock(pool);
+}

@@ -1,0 +1,88 @@
+/*
+ * join_symmetry.c — which top column sets the join engine counts, and with
+ * what weight.
+ *
+ * Write A(S) for the number of solutions whose top half uses the column set
+ * S.  Mirroring a solution left-right maps those onto the solutions whose
+ * top half uses mirror(S), so A(S) = A(mirror(S)).  On an even board the
+ * top-bottom flip swaps the halves (both have N/2 rows), so A(S) = A(~S)
+ * too.  The total is the sum over orbits of (orbit size) * A(any member):
+ * the engine counts one member per orbit, the smallest in the order
+ * (pattern, S) where the pattern is S's part inside the unit block M.  M is
+ * mirror-symmetric, so every image's pattern is the image of S's pattern:
+ * a unit whose pattern is not the smallest of its images holds no counted
+ * set (qcj_pattern_canonical), and inside a unit only images with the same
+ * pattern compete (qcj_set_weight).
+ */
+#include "join.h"
+
+uint32_t qcj_mirror(uint32_t s, int n)
+{
+    uint32_t r = 0;
+    for (int c = 0; c < n; c++)
+        if (s >> c & 1u)
+            r |= 1u << (n - 1 - c);
+    return r;
+}
+
+static uint32_t board_mask(int n)
+{
+    return n >= 32 ? 0xffffffffu : (1u << n) - 1u;
+}
+
+int qcj_pattern_canonical(uint32_t q, uint32_t m, int n, int flip)
+{
+    uint32_t mq = qcj_mirror(q, n);
+    if (mq < q)
+        return 0;
+    if (flip && ((m & ~q) < q || (m & ~mq) < q))
+        return 0;
+    return 1;
+}
+
+int qcj_set_weight(uint32_t s, uint32_t q, uint32_t m, int n, int flip)
+{
+    uint32_t images[4];
+    int count = 0;
+    images[count++] = s;
+    images[count++] = qcj_mirror(s, n);
+    if (flip) {
+        images[count++] = board_mask(n) & ~s;
+        images[count++] = board_mask(n) & ~images[1];
+    }
+    int distinct = 0;
+    for (int i = 0; i < count; i++) {
+        if ((images[i] & m) == q && images[i] < s)
+            return 0;          /* a smaller image in this unit counts s */
+        int seen = 0;
+        for (int j = 0; j < i; j++)
+            seen |= images[j] == images[i];
+        distinct += !seen;
+    }
+    return distinct;
+}
+
+/* Odd N.  The middle row is its own image under the flip, so the flip maps
+ * (top set S, middle column c, bottom set B) to (B, c, S), and the mirror
+ * to (mirror S, mirror c, mirror B): A(S, c) is constant on those orbits.
+ * The engine counts the member whose (pattern, top set, c) is smallest. */
+int qcj_triple_weight(uint32_t s, int c, uint32_t m, int n)
+{
+    const uint32_t full = board_mask(n);
+    const uint32_t b = full & ~s & ~(1u << c);
+    const uint32_t ms = qcj_mirror(s, n), mb = qcj_mirror(b, n);
+    const int mc = n - 1 - c;
+    uint32_t top[4] = {s, ms, b, mb};
+    int mid[4] = {c, mc, c, mc};
+    int distinct = 0;
+    for (int i = 0; i < 4; i++) {
+        uint32_t pi = top[i] & m, p0 = s & m;
+        if (pi < p0 || (pi == p0 && (top[i] < s || (top[i] == s && mid[i] < c))))
+            return 0;
+        int seen = 0;
+        for (int j = 0; j < i; j++)
+            seen |= top[j] == top[i] && mid[j] == mid[i];
+        distinct += !seen;
+    }
+    return distinct;
+}

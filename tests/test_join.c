@@ -1,0 +1,347 @@
+/*
+ * test_join.c — unit tests of the join engine's building blocks, each
+ * against a slow independent check: border signatures (halves and middle
+ * row) against coordinate geometry, the half enumeration against a
+ * textbook backtracker, column keys, the disjoint-pair counters (vector and
+ * portable) against a scalar loop, and the symmetry weights against orbits
+ * computed by brute force.  Then the engine against the halving engine.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/join.h"
+#include "../core/plan.h"
+#include "known.h"
+
+/* the portable pair counters, built from the same source without AVX-512 */
+uint64_t qcj_portable_count_disjoint32(const uint32_t *, size_t, const uint32_t *, size_t);
+uint64_t qcj_portable_count_disjoint64(const uint64_t *, size_t, const uint64_t *, size_t);
+
+static int failures;
+#define CHECK(cond, ...) do { if (!(cond)) { failures++; printf("FAIL %s:%d: ", __FILE__, __LINE__); \
+    printf(__VA_ARGS__); printf("\n"); } } while (0)
+
+static uint64_t rng = 0x2545f4914f6cdd1dULL;
+static uint64_t next_random(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+/* Queens of different parts (top rows < h, odd N's middle row h, bottom
+ * rows >= b0) share a signature bit exactly when they share a diagonal. */
+static void test_signatures(void)
+{
+    for (int n = 1; n <= 32; n++) {
+        qcj_geometry g;
+        qcj_geometry_init(&g, n, n % 2, n % 2 ? 4 : 6, n % 3 == 0);
+        const int last_upper = n % 2 ? g.h : g.h - 1;   /* odd: the middle too */
+        for (int r1 = 0; r1 <= last_upper; r1++)
+            for (int c1 = 0; c1 < n; c1++)
+                for (int r2 = r1 < g.h ? g.h : g.b0; r2 < n; r2++)
+                    for (int c2 = 0; c2 < n; c2++) {
+                        int diag = r1 + c1 == r2 + c2 || r1 - c1 == r2 - c2;
+                        int shared = (g.cell_sig[r1][c1] & g.cell_sig[r2][c2]) != 0;
+                        CHECK(diag == shared, "n=%d (%d,%d) (%d,%d): diagonal %d, signature %d",
+                              n, r1, c1, r2, c2, diag, shared);
+                    }
+    }
+}
+
+static void test_colkey(void)
+{
+    for (int n = 1; n <= 32; n++)
+        for (int m = n % 2; m <= n; m += 2) {
+            qcj_geometry g;
+            qcj_geometry_init(&g, n, m, 4, 0);
+            uint32_t outside = 0;
+            for (int c = 0; c < n; c++)
+                if (c < g.unit_lo || c >= g.unit_hi)
+                    outside |= 1u << c;
+            for (int i = 0; i < 200; i++) {
+                uint32_t cols = (uint32_t)next_random() & outside;
+                uint32_t key = qcj_colkey(&g, cols);
+                CHECK(key < (1ull << (n - m)), "n=%d m=%d key %x too wide", n, m, key);
+                CHECK(qcj_colkey_expand(&g, key) == cols, "n=%d m=%d cols %x", n, m, cols);
+            }
+        }
+}
+
+/* Textbook enumeration of the placements of rows r0..r1-1 (coordinates,
+ * no bitmasks), filtered by the pattern rule; sums a digest of each. */
+typedef struct slow_sum {
+    uint64_t count, digest;
+} slow_sum;
+
+static uint64_t digest_of(uint32_t colkey, uint64_t sig)
+{
+    uint64_t x = sig * 0x9e3779b97f4a7c15ULL ^ ((uint64_t)colkey << 20);
+    return x ^ (x >> 29);
+}
+
+static void slow_halves(const qcj_geometry *g, int r0, int r1, int row, int *col, uint32_t pattern,
+                        int slack, uint32_t min_pattern, slow_sum *out)
+{
+    const int n = g->n;
+    if (row == r1) {
+        uint32_t cols = 0, block = 0;
+        uint64_t sig = 0;
+        for (int c = g->unit_lo; c < g->unit_hi; c++)
+            block |= 1u << c;
+        for (int r = r0; r < r1; r++) {
+            cols |= 1u << col[r];
+            sig |= g->cell_sig[r][col[r]];
+        }
+        uint32_t inside = cols & block;
+        if ((inside & ~pattern) || __builtin_popcount(pattern & ~inside) > slack || inside < min_pattern)
+            return;
+        /* the expected key: outside columns squeezed, inside ones above */
+        uint32_t key = qcj_colkey(g, cols & ~block);
+        for (int c = g->unit_lo; c < g->unit_hi; c++)
+            if (inside >> c & 1u)
+                key |= 1u << (n - (g->unit_hi - g->unit_lo) + c - g->unit_lo);
+        out->count++;
+        out->digest += digest_of(key, sig);
+        return;
+    }
+    for (int c = 0; c < n; c++) {
+        int ok = 1;
+        for (int r = r0; r < row; r++)
+            if (col[r] == c || col[r] - c == r - row || col[r] - c == row - r)
+                ok = 0;
+        if (ok) {
+            col[row] = c;
+            slow_halves(g, r0, r1, row + 1, col, pattern, slack, min_pattern, out);
+        }
+    }
+}
+
+static void test_halves(void)
+{
+    for (int n = 1; n <= 9; n++)
+        for (int m = n % 2; m <= n && m <= 5; m += 2) {
+            qcj_geometry g;
+            qcj_geometry_init(&g, n, m, 2, m == 1);
+            for (uint32_t bits = 0; bits < 1u << m; bits++) {
+                uint32_t q = bits << g.unit_lo;
+                for (int slack = 0; slack <= 1; slack++) {
+                    uint32_t minp = slack ? (uint32_t)(next_random() % (1u << m)) << g.unit_lo : 0;
+                    for (int half = 0; half < 2; half++) {
+                        int r0 = half ? g.b0 : 0, r1 = half ? n : g.h;
+                        qcj_halves list = {0};
+                        uint64_t placed = 0;
+                        qcj_halves_enumerate(&g, r0, r1, q, slack, minp, &list, &placed);
+                        slow_sum want = {0, 0}, got = {(uint64_t)list.len, 0};
+                        for (size_t i = 0; i < list.len; i++)
+                            got.digest += digest_of(list.colkey[i], list.sig[i]);
+                        int col[32];
+                        slow_halves(&g, r0, r1, r0, col, q, slack, minp, &want);
+                        CHECK(!list.failed && got.count == want.count && got.digest == want.digest,
+                              "n=%d m=%d q=%x slack=%d rows %d..%d: %llu halves, want %llu%s",
+                              n, m, q, slack, r0, r1, (unsigned long long)got.count,
+                              (unsigned long long)want.count,
+                              got.digest != want.digest ? " (contents differ)" : "");
+                        CHECK(placed >= list.len || r0 == r1, "placements below halves");
+                        qcj_halves_free(&list);
+                    }
+                }
+            }
+        }
+}
+
+static void test_pairs(void)
+{
+    uint32_t a32[300], b32[300];
+    uint64_t a64[300], b64[300];
+    for (int round = 0; round < 60; round++) {
+        size_t nt = (size_t)(next_random() % 40), nb = (size_t)(next_random() % (round < 30 ? 40 : 300));
+        int density = 1 + round % 4;   /* more bits set: fewer disjoint pairs */
+        for (size_t i = 0; i < 300; i++) {
+            uint64_t x = next_random(), y = next_random();
+            for (int d = 1; d < density; d++) {
+                x &= next_random() | next_random();
+                y &= next_random() | next_random();
+            }
+            a64[i] = x & (next_random() | next_random());
+            b64[i] = y & (next_random() | next_random());
+            a32[i] = (uint32_t)a64[i];
+            b32[i] = (uint32_t)(b64[i] >> 32);
+        }
+        uint64_t want32 = 0, want64 = 0;
+        for (size_t i = 0; i < nt; i++)
+            for (size_t j = 0; j < nb; j++) {
+                want32 += (a32[i] & b32[j]) == 0;
+                want64 += (a64[i] & b64[j]) == 0;
+            }
+        CHECK(qcj_count_disjoint32(a32, nt, b32, nb) == want32, "disjoint32 %zu x %zu", nt, nb);
+        CHECK(qcj_count_disjoint64(a64, nt, b64, nb) == want64, "disjoint64 %zu x %zu", nt, nb);
+        CHECK(qcj_portable_count_disjoint32(a32, nt, b32, nb) == want32, "portable32 %zu x %zu", nt, nb);
+        CHECK(qcj_portable_count_disjoint64(a64, nt, b64, nb) == want64, "portable64 %zu x %zu", nt, nb);
+    }
+    /* all-zero signatures: every pair counts, across the slice bounds */
+    static uint32_t zeros[1 << 12];
+    CHECK(qcj_count_disjoint32(zeros, 300, zeros, 1 << 12) == 300ull << 12, "zeros");
+}
+
+/* Weights against brute-force orbits: over the canonical units, the
+ * weights of the counted sets add up to the number of all top sets (each
+ * orbit once, with its size), and each weight is its orbit's size. */
+static int orbit_size(uint32_t s, int n, int flip)
+{
+    uint32_t full = (1u << n) - 1u, img[4] = {s, qcj_mirror(s, n), full & ~s, full & ~qcj_mirror(s, n)};
+    int size = 0;
+    for (int i = 0; i < (flip ? 4 : 2); i++) {
+        int seen = 0;
+        for (int j = 0; j < i; j++)
+            seen |= img[j] == img[i];
+        size += !seen;
+    }
+    return size;
+}
+
+static void test_weights(void)
+{
+    for (int n = 2; n <= 14; n += 2)
+        for (int m = 0; m <= n; m += 2) {
+            int lo = (n - m) / 2, h = n / 2;
+            uint32_t block = (uint32_t)(((1u << m) - 1) << lo);
+            uint64_t sum = 0, all = 0;
+            for (uint32_t s = 0; s < 1u << n; s++) {
+                if (__builtin_popcount(s) != h)
+                    continue;
+                all++;
+                uint32_t q = s & block;
+                if (!qcj_pattern_canonical(q, block, n, 1))
+                    continue;
+                int w = qcj_set_weight(s, q, block, n, 1);
+                if (w) {
+                    sum += (uint64_t)w;
+                    CHECK(w == orbit_size(s, n, 1), "n=%d s=%x weight %d", n, s, w);
+                }
+            }
+            CHECK(sum == all, "n=%d m=%d: weights add to %llu, want %llu", n, m,
+                  (unsigned long long)sum, (unsigned long long)all);
+        }
+    for (int n = 3; n <= 13; n += 2)
+        for (int m = 1; m <= n; m += 2) {
+            int lo = (n - m) / 2, h = n / 2;
+            uint32_t block = (uint32_t)(((1u << m) - 1) << lo), full = (1u << n) - 1u;
+            uint64_t sum = 0, all = 0;
+            for (uint32_t s = 0; s < 1u << n; s++) {
+                if (__builtin_popcount(s) != h)
+                    continue;
+                for (int c = 0; c < n; c++) {
+                    if (s >> c & 1u)
+                        continue;
+                    all++;
+                    if (!qcj_pattern_canonical(s & block, block, n, 0))
+                        continue;
+                    int w = qcj_triple_weight(s, c, block, n);
+                    sum += (uint64_t)w;
+                    if (w) {   /* brute-force orbit of (s, c) */
+                        uint32_t b = full & ~s & ~(1u << c);
+                        uint32_t ts[4] = {s, qcj_mirror(s, n), b, qcj_mirror(b, n)};
+                        int cs[4] = {c, n - 1 - c, c, n - 1 - c}, size = 0;
+                        for (int i = 0; i < 4; i++) {
+                            int seen = 0;
+                            for (int j = 0; j < i; j++)
+                                seen |= ts[j] == ts[i] && cs[j] == cs[i];
+                            size += !seen;
+                        }
+                        CHECK(w == size, "n=%d s=%x c=%d weight %d, orbit %d", n, s, c, w, size);
+                    }
+                }
+            }
+            CHECK(sum == all, "odd n=%d m=%d: weights add to %llu, want %llu", n, m,
+                  (unsigned long long)sum, (unsigned long long)all);
+        }
+}
+
+/* The engine unit by unit against the halving engine, and its plan's
+ * units and fingerprint deterministic. */
+static void test_engine(void)
+{
+    for (int n = 1; n <= 12; n++) {
+        qc_plan *a, *b, *h;
+        if (qc_plan_create(&a, n, QC_ENGINE_JOIN) != QC_OK || qc_plan_create(&b, n, QC_ENGINE_JOIN) != QC_OK ||
+            qc_plan_create(&h, n, QC_ENGINE_HALVING) != QC_OK) {
+            CHECK(0, "n=%d: plan not built", n);
+            continue;
+        }
+        CHECK(qc_plan_fingerprint(a) == qc_plan_fingerprint(b), "n=%d fingerprint unstable", n);
+        CHECK(qc_plan_unit_count(a) >= 1, "n=%d no units", n);
+        qc_u128 join_total = 0, halving_total = 0;
+        for (size_t u = 0; u < qc_plan_unit_count(a); u++) {
+            qc_tally t1, t2;
+            qc_plan_count_unit(a, u, &t1);
+            qc_plan_count_unit(b, u, &t2);
+            CHECK(t1.solutions == t2.solutions, "n=%d unit %zu not repeatable", n, u);
+            join_total += t1.solutions;
+        }
+        for (size_t u = 0; u < qc_plan_unit_count(h); u++) {
+            qc_tally t;
+            qc_plan_count_unit(h, u, &t);
+            halving_total += t.solutions;
+        }
+        CHECK(join_total == halving_total, "n=%d: join %llu, halving %llu", n,
+              (unsigned long long)join_total, (unsigned long long)halving_total);
+        qc_plan_free(a);
+        qc_plan_free(b);
+        qc_plan_free(h);
+    }
+    /* large boards: the plan builds (units, fingerprint) without counting */
+    for (int n = 18; n <= 32; n++) {
+        qc_plan *p;
+        int rc = qc_plan_create(&p, n, QC_ENGINE_JOIN);
+        CHECK(rc == QC_OK, "n=%d: plan not built", n);
+        if (rc == QC_OK) {
+            CHECK(qc_plan_unit_count(p) > 50, "n=%d: only %zu units", n, qc_plan_unit_count(p));
+            qc_plan_free(p);
+        }
+    }
+    qc_plan *p16, *p17;
+    if (qc_plan_create(&p16, 16, QC_ENGINE_JOIN) == QC_OK && qc_plan_create(&p17, 17, QC_ENGINE_JOIN) == QC_OK) {
+        CHECK(qc_plan_fingerprint(p16) != qc_plan_fingerprint(p17), "fingerprints of 16 and 17 equal");
+        qc_plan_free(p16);
+        qc_plan_free(p17);
+    }
+}
+
+/* Every split the engine may choose, on boards small enough to count
+ * quickly: unit block widths, key bits, and 64-bit lanes (which the plan
+ * only takes from N=21), against the published totals. */
+static void test_parameters(const known_count *known)
+{
+    for (int n = 1; n <= 11; n++) {
+        int slots = n % 2 ? 2 * n : 2 * (n - 1);
+        for (int m = n % 2; m <= n; m += 2)
+            for (int k = 0; k <= 8 && k <= slots; k += (n > 8 ? 3 : 1))
+                for (int wide = 0; wide <= 1; wide++) {
+                    qc_u128 total = 0;
+                    int rc = qcj_count_with(n, m, k, wide, &total);
+                    CHECK(rc == QC_OK && total == known[n].total,
+                          "n=%d m=%d k=%d wide=%d: got %llu, want %llu", n, m, k, wide,
+                          (unsigned long long)total, (unsigned long long)known[n].total);
+                }
+    }
+}
+
+int main(int argc, char **argv)
+{
+    test_signatures();
+    test_colkey();
+    test_halves();
+    test_pairs();
+    test_weights();
+    test_engine();
+    if (argc > 1) {          /* the published totals, for test_parameters */
+        static known_count known[QC_N_MAX + 1];
+        known_load(argv[1], known);
+        test_parameters(known);
+    }
+    printf("%s: %d failures\n", failures ? "FAIL" : "ok", failures);
+    return failures ? 1 : 0;
+}
