@@ -28,6 +28,8 @@ struct qc_plan {
 
 /* The engines' tables, one per file that implements an engine. */
 extern const qc_engine_ops qc_halving_ops;
+extern const qc_engine_ops qc_dlx_ops;
+extern const qc_engine_ops qc_brute_ops;
 
 /* Fingerprint accumulation: mixes a 64-bit word into a running digest. */
 static inline uint64_t qc_fingerprint_mix(uint64_t h, uint64_t word)

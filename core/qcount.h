@@ -41,6 +41,8 @@ enum {
 
 typedef enum qc_engine_id {
     QC_ENGINE_HALVING = 0, /* mirror halving over a 2-4 row prefix split */
+    QC_ENGINE_DLX,         /* oracle: exact cover, dancing links (core/dlx.c) */
+    QC_ENGINE_BRUTE,       /* oracle: plain permutation search, no bitmasks */
     QC_ENGINE_COUNT_
 } qc_engine_id;
 
