@@ -102,4 +102,7 @@ int qc_run(const qc_plan *plan, const qc_run_options *opts, qc_result *result);
 #ifdef __cplusplus
 }
 #endif
+
+/* Single solutions: list, symmetries, verify, construct (issue 6). */
+#include "qcount_solutions.h"
 #endif
