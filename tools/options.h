@@ -7,11 +7,15 @@
 #define QC_OPTIONS_H
 
 #include "qcount.h"
+#include "mode_options.h"
 
 typedef enum qc_action {
     QC_ACTION_COUNT = 0,
     QC_ACTION_HELP,
-    QC_ACTION_VERSION
+    QC_ACTION_VERSION,
+    QC_ACTION_LIST,       /* --list / --svg: solutions of an N-board (issue 6) */
+    QC_ACTION_SOLVE,      /* --solve: one solution of a big board */
+    QC_ACTION_VERIFY      /* --verify: check a placement */
 } qc_action;
 
 typedef struct qc_options {
@@ -21,6 +25,7 @@ typedef struct qc_options {
     int bind;
     int json;
     qc_engine_id engine;
+    qc_mode_options mode; /* --list, --svg, --solve, --verify (mode_options.h) */
 } qc_options;
 
 /* Parses argv; returns 0, or -1 with a one-line message in err. */

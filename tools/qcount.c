@@ -39,6 +39,8 @@ int main(int argc, char **argv)
         printf("qcount %s\n", QC_VERSION);
         return 0;
     }
+    if (opts.action == QC_ACTION_LIST || opts.action == QC_ACTION_SOLVE || opts.action == QC_ACTION_VERIFY)
+        return qc_mode_main(&opts);   /* tools/modes.c */
 
     qc_plan *plan;
     int rc = qc_plan_create(&plan, opts.n, opts.engine);
