@@ -45,6 +45,13 @@ static int finish_stdout(qc_out *out, int status)
 
 /* ---- --list, --svg ------------------------------------------------- */
 
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 static void put_cols(qc_out *out, size_t n, const uint32_t *cols)
 {
     for (size_t r = 0; r < n; r++) {
@@ -86,7 +93,12 @@ static int list_main(const qc_options *opts)
             return mode_fail("%s", err);
         }
     }
-    const int each_line = m->list && isatty(STDOUT_FILENO);   /* a person watching */
+    /* When to write: every line for a person watching a terminal; else the
+     * first line at once, then whenever 20 ms have passed since the last
+     * write (so a slow stream still shows up, and a reader that has gone,
+     * `| head -1`, is noticed soon), or the buffer is full. */
+    const int each_line = m->list && isatty(STDOUT_FILENO);
+    double last_write = 0;
     uint32_t cols[QC_N_MAX], canon[QC_N_MAX];
     uint64_t shown = 0;
     while ((m->limit == 0 || shown < m->limit) && !out.error && qc_enum_next(it, cols)) {
@@ -122,8 +134,10 @@ static int list_main(const qc_options *opts)
                 snprintf(caption, sizeof caption, "#%llu", (unsigned long long)shown);
             qc_svg_board(svg, cols, caption);
         }
-        if (each_line)
+        if (m->list && (each_line || shown == 1 || now_seconds() - last_write >= 0.02)) {
             qc_out_flush(&out);
+            last_write = now_seconds();
+        }
     }
     qc_enum_free(it);
     int status = 0;
@@ -184,7 +198,7 @@ typedef struct verifier {
     uint64_t line, placements;   /* line number (1-based), lines checked */
     int in_token, in_comment, bad_token;
     uint64_t value;
-    char token[24];              /* the token's first characters        */
+    char token[32];              /* the token's first characters        */
     size_t token_len;
     int status;                  /* -1 while all is well, else the exit */
 } verifier;
@@ -208,15 +222,20 @@ static void end_token(verifier *v)
     if (!v->in_token)
         return;
     v->in_token = 0;
-    v->token[v->token_len < sizeof v->token - 4 ? v->token_len : sizeof v->token - 4] = '\0';
-    if (v->token_len >= sizeof v->token - 4)
-        strcat(v->token, "...");
+    if (v->token_len < sizeof v->token)    /* the token, or its start and "..." */
+        v->token[v->token_len] = '\0';
+    else
+        strcpy(v->token + sizeof v->token - 4, "...");
     if (v->bad_token) {
         verifier_error(v, "'%s' is not a column number (expected integers from 1 to N)", v->token);
         return;
     }
     if (v->value == 0) {
         verifier_error(v, "column 0: columns are numbered from 1 to N");
+        return;
+    }
+    if (v->value >= UINT32_MAX) {
+        verifier_error(v, "column %s is off any board this program can check", v->token);
         return;
     }
     if (v->len == v->cap) {
@@ -292,7 +311,7 @@ static void verifier_feed(verifier *v, const char *p, size_t len)
                 v->value = 0;
                 v->token_len = 0;
             }
-            if (v->token_len < sizeof v->token - 1)
+            if (v->token_len < sizeof v->token)
                 v->token[v->token_len] = ch;
             v->token_len++;
             if (ch >= '0' && ch <= '9') {
