@@ -3,7 +3,7 @@
 # --list (formats, --unique, --limit, closed pipes), --svg, --solve (with
 # --random), --verify, and their bad input (exit 2, one stderr line, nothing
 # on stdout).   Usage: modes_test.sh QCOUNT KNOWN_TSV [big]
-# ("big" adds N = 10^7 through the pipe solve | verify.)
+# ("big" runs only the big boards: qcount --solve 10000000 | qcount --verify.)
 set -u
 qcount=$1 known=$2 big=${3:-}
 pass=0 fail=0
