@@ -12,6 +12,8 @@ static const qc_engine_ops *const engine_table[QC_ENGINE_COUNT_] = {
     [QC_ENGINE_HALVING] = &qc_halving_ops,
     [QC_ENGINE_EIGHTFOLD] = &qc_eightfold_ops,
     [QC_ENGINE_JOIN] = &qc_join_ops,
+    [QC_ENGINE_DLX] = &qc_dlx_ops,
+    [QC_ENGINE_BRUTE] = &qc_brute_ops,
 };
 
 const char *qc_engine_name(qc_engine_id engine)

@@ -30,6 +30,8 @@ struct qc_plan {
 extern const qc_engine_ops qc_halving_ops;
 extern const qc_engine_ops qc_eightfold_ops;
 extern const qc_engine_ops qc_join_ops;
+extern const qc_engine_ops qc_dlx_ops;
+extern const qc_engine_ops qc_brute_ops;
 
 /* Fingerprint accumulation: mixes a 64-bit word into a running digest. */
 static inline uint64_t qc_fingerprint_mix(uint64_t h, uint64_t word)

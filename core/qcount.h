@@ -44,6 +44,8 @@ typedef enum qc_engine_id {
     QC_ENGINE_HALVING = 0, /* mirror halving over a 2-4 row prefix split */
     QC_ENGINE_EIGHTFOLD,   /* all 8 symmetries over border constellations */
     QC_ENGINE_JOIN,        /* meet in the middle: top halves x bottom halves */
+    QC_ENGINE_DLX,         /* oracle: exact cover, dancing links (core/dlx.c) */
+    QC_ENGINE_BRUTE,       /* oracle: plain permutation search, no bitmasks */
     QC_ENGINE_COUNT_
 } qc_engine_id;
 
@@ -145,4 +147,7 @@ int qc_run(const qc_plan *plan, const qc_run_options *opts, qc_result *result);
 #ifdef __cplusplus
 }
 #endif
+
+/* Single solutions: list, symmetries, verify, construct (issue 6). */
+#include "qcount_solutions.h"
 #endif

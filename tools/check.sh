@@ -30,7 +30,7 @@ CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo 
 cmake --build build-fuzz -j"$jobs" --target fuzz_ledger fuzz_options >/dev/null
 for target in fuzz_ledger fuzz_options; do
     mkdir -p "build-fuzz/corpus-$target"
-    build-fuzz/$target -max_total_time="$QC_FUZZ_SECONDS" -timeout=10 -print_final_stats=0 \
+    build-fuzz/$target -max_total_time="$QC_FUZZ_SECONDS" -timeout=10 -print_final_stats=0 -artifact_prefix=build-fuzz/ \
         "build-fuzz/corpus-$target" 2>"build-fuzz/$target.log" \
         || { tail -n 40 "build-fuzz/$target.log"; exit 1; }
     grep -E '^Done [0-9]+ runs' "build-fuzz/$target.log" | sed "s/^/$target: /"

@@ -3,7 +3,8 @@
 # Debian 12 packages (run as root).  Does nothing when all are present.
 set -euo pipefail
 # clang + libomp-dev: the TSan build (LLVM's OpenMP runtime with Archer).
-packages=(build-essential cmake pkg-config libhwloc-dev libbenchmark-dev clang libomp-dev)
+# python3 + librsvg2-bin: the SVG test parses the drawing and renders it to PNG.
+packages=(build-essential cmake pkg-config libhwloc-dev libbenchmark-dev clang libomp-dev python3 librsvg2-bin)
 # Open MPI: qcount's MPI support and its mpirun tests (qcount builds without).
 packages+=(libopenmpi-dev openmpi-bin)
 missing=()

@@ -30,6 +30,24 @@ const char qc_usage_text[] =
     "      --progress      show the progress line on stderr even when it is not\n"
     "                      a terminal (by default: only on a terminal)\n"
     "  -q, --quiet         never show the progress line\n"
+    "\n"
+    "Solutions (columns are numbered 1 to N, rows top to bottom):\n"
+    "  qcount N --list [--limit=K] [--format=cols|board] [--unique]\n"
+    "                      stream the solutions in lexicographic order, one line\n"
+    "                      of columns each (or a board of Q and .); --unique: one\n"
+    "                      canonical solution per symmetry class, with the size\n"
+    "                      of its class; --limit: stop after K\n"
+    "  qcount N --svg=FILE [--list ...] [--svg-per-row=K] [--svg-square=PX]\n"
+    "         [--svg-colors=LIGHT,DARK,QUEEN]\n"
+    "                      draw the listed solutions as a grid of boards in FILE\n"
+    "  qcount --solve N [--random [--seed=S]]\n"
+    "                      one solution for any N up to 10^9 (none for N=2, 3:\n"
+    "                      exit status 1); --random: a random one by local\n"
+    "                      search, the same for the same seed\n"
+    "  qcount --verify [COLUMNS...]\n"
+    "                      check placements (the words, or stdin: one per line):\n"
+    "                      'valid' and status 0, or the first pair of queens that\n"
+    "                      attack each other and status 1\n"
     "  -h, --help          show this help and exit\n"
     "  -V, --version       show the version and exit\n"
     "\n"
@@ -53,6 +71,7 @@ static const struct option long_options[] = {
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
+    QC_MODE_LONG_OPTIONS
     {NULL, 0, NULL, 0},
 };
 
@@ -85,7 +104,7 @@ static void one_line(char *s)
 
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); one_line(err); return -1; } while (0)
 
-int qc_options_parse(int argc, char **argv, qc_options *opts, char *err, size_t errlen)
+static int parse_words(int argc, char **argv, qc_options *opts, char *err, size_t errlen)
 {
     memset(opts, 0, sizeof *opts);
     opts->bind = 1;
@@ -135,6 +154,10 @@ int qc_options_parse(int argc, char **argv, qc_options *opts, char *err, size_t 
         case 'V':
             opts->action = QC_ACTION_VERSION;
             return 0;
+        case QC_MODE_OPT_FIRST ... QC_MODE_OPT_END - 1:   /* mode_options.c */
+            if (qc_mode_option(c, optarg, &opts->mode, err, errlen) != 0)
+                return -1;
+            break;
         case ':':
             FAIL("option '%s' needs an argument", argv[optind - 1]);
         default:
@@ -143,6 +166,9 @@ int qc_options_parse(int argc, char **argv, qc_options *opts, char *err, size_t 
             FAIL("unknown option '%s'", argv[optind - 1]);
         }
     }
+    int mode = qc_mode_finish(argc, argv, optind, opts, err, errlen);
+    if (mode != 0)                  /* --solve, --verify: done; or an error */
+        return mode > 0 ? 0 : -1;
     if (optind >= argc)
         FAIL("missing board size N (try 'qcount --help')");
     if (argc - optind > 1)
@@ -159,4 +185,16 @@ int qc_options_parse(int argc, char **argv, qc_options *opts, char *err, size_t 
     }
     opts->n = (int)v;
     return 0;
+}
+
+int qc_options_parse(int argc, char **argv, qc_options *opts, char *err, size_t errlen)
+{
+    int rc = parse_words(argc, argv, opts, err, errlen);
+    if (rc < 0) {
+        /* messages quote the user's words: keep them one printable line */
+        for (char *p = err; *p; p++)
+            if ((unsigned char)*p < 0x20 || *p == 0x7f)
+                *p = '?';
+    }
+    return rc;
 }

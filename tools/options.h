@@ -7,11 +7,15 @@
 #define QC_OPTIONS_H
 
 #include "qcount.h"
+#include "mode_options.h"
 
 typedef enum qc_action {
     QC_ACTION_COUNT = 0,
     QC_ACTION_HELP,
-    QC_ACTION_VERSION
+    QC_ACTION_VERSION,
+    QC_ACTION_LIST,       /* --list / --svg: solutions of an N-board (issue 6) */
+    QC_ACTION_SOLVE,      /* --solve: one solution of a big board */
+    QC_ACTION_VERIFY      /* --verify: check a placement */
 } qc_action;
 
 typedef struct qc_options {
@@ -25,6 +29,7 @@ typedef struct qc_options {
     int stats;            /* print placements and rates on stderr         */
     const char *checkpoint;   /* --checkpoint FILE: the ledger, or NULL */
     int progress;             /* QC_PROGRESS_AUTO, _ALWAYS or _NEVER */
+    qc_mode_options mode; /* --list, --svg, --solve, --verify (mode_options.h) */
 } qc_options;
 
 /* When the live progress line is drawn on stderr. */

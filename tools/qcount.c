@@ -36,6 +36,8 @@ int main(int argc, char **argv)
         printf("qcount %s\n", QC_VERSION);
         return 0;
     }
+    if (opts.action == QC_ACTION_LIST || opts.action == QC_ACTION_SOLVE || opts.action == QC_ACTION_VERIFY)
+        return qc_mode_main(&opts);   /* tools/modes.c */
 
     if (qct_mpi_launcher_rank() >= 0) {
 #ifdef QC_HAVE_MPI

@@ -1,0 +1,93 @@
+/*
+ * qcount_solutions.h — the public API for single solutions, included by
+ * qcount.h (use that): listing every solution, the symmetries of one,
+ * checking a placement, and one solution for a board of any size.
+ *
+ * A placement of n queens, one per row, is an array cols[0..n-1]: cols[r]
+ * is the column (0-based) of row r's queen.  Everything here is pure (no
+ * I/O); the program formats and prints.
+ */
+#ifndef QCOUNT_SOLUTIONS_H
+#define QCOUNT_SOLUTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- every solution, lazily (core/enumerate.c) --------------------- */
+
+/* An iterator over the solutions of the n-board (1 <= n <= 32) in
+ * lexicographic order of their column lists.  Each call to next does only
+ * the search up to the next solution, so the first arrives at once. */
+typedef struct qc_enum qc_enum;
+
+int qc_enum_create(qc_enum **out, int n);
+/* Writes the next solution into cols[0..n-1]; returns 1, or 0 when every
+ * solution has been given. */
+int qc_enum_next(qc_enum *it, uint32_t *cols);
+/* Queens the search has placed so far (its nodes). */
+uint64_t qc_enum_placements(const qc_enum *it);
+void qc_enum_free(qc_enum *it);
+
+/* ---- symmetries and checks (core/solution.c) ----------------------- */
+
+/* The 8 symmetries of the square (the dihedral group D4), numbered 0..7:
+ * bit 2 transposes (row <-> column), then bit 1 mirrors the columns, then
+ * bit 0 mirrors the rows.  0 is the identity.  out must not alias cols;
+ * cols must be a permutation of 0..n-1. */
+enum { QC_SYMMETRIES = 8 };
+void qc_solution_transform(size_t n, const uint32_t *cols, int symmetry, uint32_t *out);
+
+/* The canonical form of a solution's class: the lexicographically least of
+ * its 8 images, written to out (n <= 32).  Returns the class size, 8 over
+ * the number of symmetries that leave it unchanged: 1 (only N=1), 2, 4 or
+ * 8.  cols is canonical when out equals it. */
+int qc_solution_canonical(size_t n, const uint32_t *cols, uint32_t *out);
+
+typedef enum qc_line {
+    QC_LINE_NONE = 0,       /* no attack: the placement is a solution      */
+    QC_LINE_COLUMN,         /* same column                                 */
+    QC_LINE_DIAGONAL,       /* same row - column: the \ diagonal           */
+    QC_LINE_ANTIDIAGONAL    /* same row + column: the / diagonal           */
+} qc_line;
+
+typedef struct qc_attack {
+    size_t row_a, row_b;    /* row_a < row_b, 0-based                      */
+    qc_line line;           /* QC_LINE_NONE when no two queens attack      */
+} qc_attack;
+
+/* Checks a placement of n queens (one per row) in time and memory linear
+ * in n.  The first attacking pair is the one whose lower queen (row_b) is
+ * highest on the board, and of the queens attacking it the highest (row_a).
+ * Returns QC_OK (then *first says valid or names the pair), QC_EINVAL when
+ * a column is not below n, or QC_ENOMEM. */
+int qc_solution_verify(size_t n, const uint32_t *cols, qc_attack *first);
+
+/* ---- one solution for any n (core/construct.c, core/minconflicts.c) */
+
+/* The classic explicit construction (Hoffman, Loessi and Moore 1969; the
+ * "evens then odds" rule with its fixes for n mod 6 = 2 and 3): fills cols
+ * in time linear in n, no memory beyond cols.  Returns QC_OK, or QC_EINVAL
+ * for n = 0, 2, 3 (no solution exists for 2 and 3). */
+int qc_construct(size_t n, uint32_t *cols);
+
+typedef struct qc_minconflicts_stats {
+    uint64_t restarts;          /* fresh starts after a stall             */
+    uint64_t swaps;             /* improving swaps made                   */
+    uint64_t initial_conflicts; /* conflicted rows after the greedy start */
+} qc_minconflicts_stats;
+
+/* A random solution by min-conflicts local search (Sosic and Gu's swap
+ * search on a permutation, from a greedy start that leaves only a few
+ * queens in conflict).  The same (n, seed) always gives the same solution.
+ * stats may be NULL.  Returns QC_OK, QC_EINVAL for n = 0, 2, 3 or n past
+ * 2^31, or QC_ENOMEM. */
+int qc_minconflicts(size_t n, uint64_t seed, uint32_t *cols, qc_minconflicts_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,79 @@
+/*
+ * mode_options.h — the options of the modes beyond counting (issue 6):
+ * --list, --svg, --solve, --verify and their settings.  options.c hands
+ * these options to qc_mode_option and the words after them to
+ * qc_mode_finish; like options.c, nothing here prints.
+ */
+#ifndef QC_MODE_OPTIONS_H
+#define QC_MODE_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* getopt_long codes, far from options.c's own */
+enum {
+    QC_MODE_OPT_FIRST = 0x1000,
+    QC_MODE_OPT_LIST = QC_MODE_OPT_FIRST,
+    QC_MODE_OPT_LIMIT,
+    QC_MODE_OPT_FORMAT,
+    QC_MODE_OPT_SVG,
+    QC_MODE_OPT_SVG_PER_ROW,
+    QC_MODE_OPT_SVG_SQUARE,
+    QC_MODE_OPT_SVG_COLORS,
+    QC_MODE_OPT_SOLVE,
+    QC_MODE_OPT_RANDOM,
+    QC_MODE_OPT_SEED,
+    QC_MODE_OPT_VERIFY,
+    QC_MODE_OPT_END
+};
+
+/* The entries for options.c's getopt_long table. */
+#define QC_MODE_LONG_OPTIONS \
+    {"list", no_argument, NULL, QC_MODE_OPT_LIST}, \
+    {"limit", required_argument, NULL, QC_MODE_OPT_LIMIT}, \
+    {"format", required_argument, NULL, QC_MODE_OPT_FORMAT}, \
+    {"svg", required_argument, NULL, QC_MODE_OPT_SVG}, \
+    {"svg-per-row", required_argument, NULL, QC_MODE_OPT_SVG_PER_ROW}, \
+    {"svg-square", required_argument, NULL, QC_MODE_OPT_SVG_SQUARE}, \
+    {"svg-colors", required_argument, NULL, QC_MODE_OPT_SVG_COLORS}, \
+    {"solve", no_argument, NULL, QC_MODE_OPT_SOLVE}, \
+    {"random", no_argument, NULL, QC_MODE_OPT_RANDOM}, \
+    {"seed", required_argument, NULL, QC_MODE_OPT_SEED}, \
+    {"verify", no_argument, NULL, QC_MODE_OPT_VERIFY},
+
+/* --solve takes boards up to this size (the placement is held in memory:
+ * 4 bytes a row, 24 with --random). */
+#define QC_SOLVE_N_MAX 1000000000L
+
+typedef enum qc_list_format { QC_FORMAT_COLS = 0, QC_FORMAT_BOARD } qc_list_format;
+
+typedef struct qc_mode_options {
+    int list, unique, solve, random, verify;
+    uint64_t limit;            /* 0: no limit */
+    int limit_given, format_given, seed_given;
+    qc_list_format format;
+    uint64_t seed;
+    const char *svg_path;      /* NULL: no SVG */
+    int svg_per_row;           /* 0: the default */
+    int svg_square;            /* 0: the default */
+    char svg_colors[3][24];    /* light, dark, queen; "" for the defaults */
+    size_t solve_n;
+    int verify_argc;           /* the placement given as words, if any */
+    char **verify_argv;
+} qc_mode_options;
+
+/* Takes one of the QC_MODE_OPT_ options; returns 0, or -1 with a message. */
+int qc_mode_option(int code, const char *arg, qc_mode_options *m, char *err, size_t errlen);
+
+struct qc_options;
+/* After getopt: checks the combination of options and, for --solve and
+ * --verify, takes the words from argv[first] on.  Returns 1 when it set the
+ * action and consumed the words, 0 when the count or the listing goes on
+ * to parse N (the action is set for --list), -1 with a message. */
+int qc_mode_finish(int argc, char **argv, int first, struct qc_options *opts,
+                   char *err, size_t errlen);
+
+/* Runs --list, --svg, --solve or --verify; returns the exit status. */
+int qc_mode_main(const struct qc_options *opts);
+
+#endif

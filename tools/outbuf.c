@@ -1,0 +1,74 @@
+/*
+ * outbuf.c — the buffered writer of outbuf.h.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "outbuf.h"
+
+int qc_out_open(qc_out *o, int fd, size_t cap)
+{
+    o->fd = fd;
+    o->error = 0;
+    o->len = 0;
+    o->cap = cap < 64 ? 64 : cap;
+    o->buf = malloc(o->cap);
+    return o->buf ? 0 : -1;
+}
+
+int qc_out_flush(qc_out *o)
+{
+    size_t done = 0;
+    while (!o->error && done < o->len) {
+        ssize_t w = write(o->fd, o->buf + done, o->len - done);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            o->error = errno;
+        } else {
+            done += (size_t)w;
+        }
+    }
+    o->len = 0;                 /* after an error the rest is dropped */
+    return o->error ? -1 : 0;
+}
+
+int qc_out_close(qc_out *o)
+{
+    int rc = qc_out_flush(o);
+    free(o->buf);
+    o->buf = NULL;
+    return rc;
+}
+
+void qc_out_write(qc_out *o, const char *s, size_t len)
+{
+    while (len > 0) {
+        size_t k = len < o->cap ? len : o->cap;
+        memcpy(qc_out_room(o, k), s, k);
+        o->len += k;
+        s += k;
+        len -= k;
+    }
+}
+
+void qc_out_puts(qc_out *o, const char *s)
+{
+    qc_out_write(o, s, strlen(s));
+}
+
+void qc_out_u64(qc_out *o, uint64_t v)
+{
+    char tmp[20];
+    int k = 0;
+    do {
+        tmp[k++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    char *p = qc_out_room(o, (size_t)k);
+    for (int i = 0; i < k; i++)
+        p[i] = tmp[k - 1 - i];
+    o->len += (size_t)k;
+}

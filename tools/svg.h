@@ -1,0 +1,29 @@
+/*
+ * svg.h — draws solutions as an SVG grid of chess boards, streamed: boards
+ * are written as they come, and the picture's size, known only at the end,
+ * is written back into a fixed-width slot of the header.  So the file must
+ * be seekable (a regular file).
+ */
+#ifndef QC_SVG_H
+#define QC_SVG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct qc_svg_style {
+    int per_row;            /* boards per row of the grid (0: 6)           */
+    int square;             /* side of a square in pixels (0: about 192/N) */
+    const char *light, *dark, *queen;   /* colours (NULL or "": defaults)  */
+} qc_svg_style;
+
+typedef struct qc_svg qc_svg;
+
+/* Creates the file for boards of size n; returns NULL with a message. */
+qc_svg *qc_svg_open(const char *path, int n, const qc_svg_style *style, char *err, size_t errlen);
+/* Adds a board (cols 0-based), with a caption and a tooltip. */
+void qc_svg_board(qc_svg *s, const uint32_t *cols, const char *caption);
+/* Finishes and closes the file (and frees s); returns 0, or -1 with a
+ * message when any write failed. */
+int qc_svg_close(qc_svg *s, char *err, size_t errlen);
+
+#endif
