@@ -40,15 +40,6 @@ static uint64_t brute_search(int *perm, int n, int row, uint64_t *placed)
     return found;
 }
 
-static int brute_build(qc_plan *plan)
-{
-    plan->unit_count = (size_t)plan->n;
-    uint64_t h = qc_fingerprint_mix(0, QC_ENGINE_BRUTE);
-    plan->fingerprint = qc_fingerprint_mix(h, (uint64_t)plan->n);
-    plan->engine_data = NULL;
-    return QC_OK;
-}
-
 static void brute_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
 {
     int perm[QC_N_MAX];
@@ -69,7 +60,7 @@ static void brute_release(qc_plan *plan)
 
 const qc_engine_ops qc_brute_ops = {
     .name = "brute",
-    .build = brute_build,
+    .build = qc_plan_build_by_first_column,
     .count_unit = brute_count_unit,
     .release = brute_release,
 };

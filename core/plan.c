@@ -79,3 +79,12 @@ void qc_plan_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
     if (unit < plan->unit_count)
         plan->ops->count_unit(plan, unit, out);
 }
+
+int qc_plan_build_by_first_column(qc_plan *plan)
+{
+    plan->unit_count = (size_t)plan->n;
+    uint64_t h = qc_fingerprint_mix(0, (uint64_t)plan->engine);
+    plan->fingerprint = qc_fingerprint_mix(h, (uint64_t)plan->n);
+    plan->engine_data = NULL;
+    return QC_OK;
+}

@@ -33,6 +33,10 @@ extern const qc_engine_ops qc_join_ops;
 extern const qc_engine_ops qc_dlx_ops;
 extern const qc_engine_ops qc_brute_ops;
 
+/* A build for engines without a split of their own (the oracles): one
+ * unit per first-row column, no symmetry, no engine data. */
+int qc_plan_build_by_first_column(qc_plan *plan);
+
 /* Fingerprint accumulation: mixes a 64-bit word into a running digest. */
 static inline uint64_t qc_fingerprint_mix(uint64_t h, uint64_t word)
 {

@@ -68,15 +68,6 @@ int64_t qc_queens_dlx_each(int n, int (*fn)(const uint32_t *cols, void *ctx), vo
     return found;
 }
 
-static int dlx_engine_build(qc_plan *plan)
-{
-    plan->unit_count = (size_t)plan->n;
-    uint64_t h = qc_fingerprint_mix(0, QC_ENGINE_DLX);
-    plan->fingerprint = qc_fingerprint_mix(h, (uint64_t)plan->n);
-    plan->engine_data = NULL;
-    return QC_OK;
-}
-
 /* Unit c: the solutions with the first-row queen on column c.  The problem
  * is built afresh per call, so calls share nothing (thread-safe). */
 static void dlx_engine_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
@@ -99,7 +90,7 @@ static void dlx_engine_release(qc_plan *plan)
 
 const qc_engine_ops qc_dlx_ops = {
     .name = "dlx",
-    .build = dlx_engine_build,
+    .build = qc_plan_build_by_first_column,
     .count_unit = dlx_engine_count_unit,
     .release = dlx_engine_release,
 };
