@@ -467,10 +467,10 @@ static void worker_messenger(rank_state *s, int counters, thread_stats *mine)
                 break;
         }
         if (counters == 0 && queued) {
-            omp_set_lock(&s->lock);
-            size_t unit = s->queue[s->head++];
-            omp_unset_lock(&s->lock);
-            count_one(s, unit, mine);
+            /* OpenMP gave this rank no counting thread: count here. */
+            size_t unit;
+            if (take_units(s, 1, &unit) == 1)
+                count_one(s, unit, mine);
             progressed = 1;
         }
         messenger_nap(progressed, &pause);
