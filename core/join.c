@@ -6,26 +6,28 @@
  * pattern q: the columns the top half uses inside a block M of m central
  * columns (m grows with N, so units shrink as the board grows).  Counting
  * unit q:
- *   1. enumerate the top halves whose M-columns are q, and the bottom
- *      halves whose M-columns are M\q (join_half.c);
- *   2. bucket both by (column key, group key): the column key is the column
- *      set outside M, the group key the k "key" border diagonals, those
- *      most likely to be used by both halves (a counting sort, two passes);
- *   3. for each top column set S whose orbit this unit counts (weight > 0,
- *      join_symmetry.c), for each top group g and each bottom group that is
- *      a subset of ~g (no shared key diagonal: the sieve), count the pairs
- *      whose other border diagonals are disjoint too (join_pairs.c) — the
- *      bottom column key is the complement of the top's.
- * Odd N: both halves have h rows and the middle row h is left over.  The
- * bottoms of unit q are those whose M-columns are M\q or M\q less one
- * column (the middle queen's), only patterns >= q (the others are flip
- * images).  Step 3 runs over (S, middle column c): the tops of S that
- * spare the middle queen, with its signature ORed in ([middle folded into
- * the top]), against the bottoms of ~S\{c}.
+ *   1. list the placements of the bands the halves are made of: top bands
+ *      on the columns outside M and q's, bottom bands outside M and M\q
+ *      (join_half.c, qcj_side_build);
+ *   2. for each top column set S whose orbit this unit counts (weight > 0,
+ *      join_symmetry.c): build the tops on S and the bottoms on ~S from the
+ *      bands (qcj_halves_of) and sort each by group key, the k "key" border
+ *      diagonals most likely used by both halves (a small counting sort);
+ *   3. for each top group g and each bottom group that is a subset of ~g
+ *      (no shared key diagonal: the sieve), count the pairs whose other
+ *      border diagonals are disjoint too (join_pairs.c).
+ * Only one column set's halves are in memory at a time, so a unit's memory
+ * is its band lists (a few MiB) whatever N.
+ * Odd N: both halves have h rows and the middle row h is left over.  Steps
+ * 2-3 run over (S, middle column c): the tops of S that spare the middle
+ * queen, with its signature ORed in ([middle folded into the top]), against
+ * the bottoms of ~S\{c}.
  * Units are independent, so threads never wait for each other; memory is
  * per unit (per thread: join_scratch.c) and nothing else is shared but the
- * read-only geometry.  Work reported (qc_tally.placements): queens placed
- * in the halves plus pairs of halves tested by the hot loop.
+ * read-only geometry and rank tables.  Work reported (qc_tally.placements):
+ * queens placed in the bands, pairs of band placements tested, and pairs of
+ * halves tested by the hot loop.  A unit reads the thread's stop flag
+ * (kernel.h) once per column set.
  *
  * Every N >= 1 takes the same path, no special cases: N=1 has an empty top
  * half (h=0) and one unit; N=2, 3 find no pairs.
@@ -34,10 +36,13 @@
 #include <string.h>
 
 #include "join.h"
+#include "kernel.h"
 #include "plan.h"
 
 typedef struct join_data {
     qcj_geometry geo;
+    qcj_rank rank;        /* colex rank tables for the band lists      */
+    qcj_splits splits[2]; /* a half's columns between its bands: top, bottom */
     uint32_t block;       /* M as a column mask                        */
     int flip;             /* even N: the top-bottom flip is a symmetry */
     size_t units;
@@ -97,6 +102,23 @@ void qcj_geometry_init(qcj_geometry *g, int n, int unit_cols, int key_bits, int 
         if (!taken[s])
             pos[s] = next++;
 
+    /* The bands of each half (join.h): the outer band has h/2 rows. */
+    g->band_rows = g->h / 2;
+    g->split[0] = g->band_rows;
+    g->split[1] = g->b0 + g->h - g->band_rows;
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < n; c++) {
+            const int rs = r < g->h ? g->split[0] : g->split[1];
+            const int v = r + c - rs, d = r - c + n - 1 - rs;
+            uint64_t inner = 0;
+            if (r < g->h || r >= g->b0) {           /* not odd N's middle row */
+                if (v >= 0 && v <= n - 2)
+                    inner |= 1ull << v;
+                if (d >= 0 && d <= n - 2)
+                    inner |= 1ull << (n - 1 + d);
+            }
+            g->inner_sig[r][c] = inner;
+        }
     for (int r = 0; r < n; r++)
         for (int c = 0; c < n; c++) {
             uint64_t sig = 0;
@@ -207,11 +229,20 @@ static int join_build_with(qc_plan *plan, int unit_cols, int key_bits, int force
     const int m = g->unit_hi - g->unit_lo;
     data->block = (uint32_t)(((1ull << m) - 1) << g->unit_lo);
     data->flip = n % 2 == 0;
+    qcj_rank_init(&data->rank);
+    if (qcj_splits_init(&data->splits[0], g->h, g->band_rows) != 0
+        || qcj_splits_init(&data->splits[1], g->h, g->h - g->band_rows) != 0) {
+        qcj_splits_free(&data->splits[0]);
+        free(data);
+        return QC_ENOMEM;
+    }
 
     /* The units that can hold a counted set, biggest first, so that the
      * dynamic scheduler starts the long units early. */
     unit_order *order = malloc(sizeof *order << m);
     if (!order) {
+        qcj_splits_free(&data->splits[0]);
+        qcj_splits_free(&data->splits[1]);
         free(data);
         return QC_ENOMEM;
     }
@@ -229,6 +260,8 @@ static int join_build_with(qc_plan *plan, int unit_cols, int key_bits, int force
     data->patterns = malloc((count ? count : 1) * sizeof *data->patterns);
     if (!data->patterns) {
         free(order);
+        qcj_splits_free(&data->splits[0]);
+        qcj_splits_free(&data->splits[1]);
         free(data);
         return QC_ENOMEM;
     }
@@ -255,80 +288,59 @@ static int join_build(qc_plan *plan)
 
 /* ---- one unit ------------------------------------------------------- */
 
-/* A half list sorted into buckets: offsets[b]..offsets[b+1] index bucket
- * b's ANDed signature parts (low32 when narrow, low64 when wide).  A
- * bucket is (column bucket, group key).
- * The arrays live in the unit's scratch buffers. */
-typedef struct buckets {
-    uint32_t *offsets;    /* 32 bits: a unit holds < 2^32 halves (checked) */
+/* The halves of one column set sorted into groups by their k key
+ * diagonals: off[g]..off[g+1] index group g's ANDed signature parts (low32
+ * when narrow, low64 when wide). */
+typedef struct groups {
+    uint32_t *off;
     uint32_t *low32;
     uint64_t *low64;
-} buckets;
+} groups;
 
-/* The column bucket of a half: its column key outside M, and for odd-N
- * bottoms which column of `rest` (M less the top's pattern) it leaves to
- * the middle queen: 0 for none, else 1 + its offset in M. */
-static size_t column_bucket(const qcj_geometry *g, uint32_t colkey, int odd_bottom, uint32_t rest)
-{
-    const int free_cols = g->n - (g->unit_hi - g->unit_lo);
-    size_t low = colkey & (uint32_t)((1ull << free_cols) - 1);
-    if (!odd_bottom)
-        return low;
-    uint32_t missing = (rest >> g->unit_lo) & ~(colkey >> free_cols);
-    size_t x = missing ? (size_t)__builtin_ctz(missing) + 1 : 0;
-    return x << free_cols | low;
-}
-
-/* Counting sort of l into nbuckets buckets; side 0 = tops, 1 = bottoms
- * (which scratch buffers).  Returns 0, or -1 when out of memory. */
-static int bucket_halves(const qcj_geometry *g, const qcj_halves *l, size_t nbuckets,
-                         int odd_bottom, uint32_t rest, qcj_scratch *sc, int side, buckets *b)
+/* Counting sort of the len signatures in raw by group key into gr, using
+ * the side's vectors.  Returns 0, or -1 when out of memory. */
+static int group_halves(const qcj_geometry *g, const uint64_t *raw, size_t len, qcj_vec *offv,
+                        qcj_vec *lowv, groups *gr)
 {
     const int k = g->key_bits;
-    const uint64_t kmask = (1ull << k) - 1;
-    const uint64_t keep = ~(kmask << g->key_shift);
-    const size_t len = l->len;
-    qcj_buffer *buf = sc->buffer;
-    memset(b, 0, sizeof *b);
-    b->offsets = qcj_buffer_get(&buf[side ? QCJ_BUF_BOTTOM_OFFSETS : QCJ_BUF_TOP_OFFSETS],
-                                (nbuckets + 1) * sizeof *b->offsets);
-    if (g->wide)
-        b->low64 = qcj_buffer_get(&buf[side ? QCJ_BUF_BOTTOM_LOW : QCJ_BUF_TOP_LOW], len * sizeof *b->low64);
-    else
-        b->low32 = qcj_buffer_get(&buf[side ? QCJ_BUF_BOTTOM_LOW : QCJ_BUF_TOP_LOW], len * sizeof *b->low32);
-    uint32_t *fill = qcj_buffer_get(&buf[QCJ_BUF_FILL], nbuckets * sizeof *fill);
-    uint32_t *ids = qcj_buffer_get(&buf[QCJ_BUF_IDS], len * sizeof *ids);
-    if (!b->offsets || (!b->low32 && !b->low64) || !fill || !ids || len >= UINT32_MAX)
+    const size_t count = (size_t)1 << k;
+    const uint64_t kmask = count - 1;
+    gr->off = qcj_vec_reserve(offv, (count + 1) * sizeof *gr->off);
+    void *low = qcj_vec_reserve(lowv, (len ? len : 1) * sizeof(uint64_t));
+    if (!gr->off || !low || len >= UINT32_MAX)
         return -1;
-    memset(b->offsets, 0, (nbuckets + 1) * sizeof *b->offsets);
-    for (size_t i = 0; i < len; i++) {
-        size_t id = column_bucket(g, l->colkey[i], odd_bottom, rest) << k
-                  | ((l->sig[i] >> g->key_shift) & kmask);
-        ids[i] = (uint32_t)id;
-        b->offsets[id + 1]++;
+    gr->low32 = g->wide ? NULL : low;
+    gr->low64 = g->wide ? low : NULL;
+    uint32_t *off = gr->off;
+    memset(off, 0, (count + 1) * sizeof *off);
+    for (size_t i = 0; i < len; i++)
+        off[((raw[i] >> g->key_shift) & kmask) + 1]++;
+    for (size_t i = 1; i < count; i++)
+        off[i + 1] += off[i];
+    /* place: off[key] (key's start) is its fill pointer */
+    if (g->wide) {
+        const uint64_t keep = ~(kmask << g->key_shift);
+        for (size_t i = 0; i < len; i++)
+            gr->low64[off[((raw[i] >> g->key_shift) & kmask)]++] = raw[i] & keep;
+    } else {
+        for (size_t i = 0; i < len; i++)
+            gr->low32[off[((raw[i] >> g->key_shift) & kmask)]++] = (uint32_t)raw[i];
     }
-    for (size_t i = 0; i < nbuckets; i++)
-        b->offsets[i + 1] += b->offsets[i];
-    memcpy(fill, b->offsets, nbuckets * sizeof *fill);
-    for (size_t i = 0; i < len; i++) {
-        uint32_t at = fill[ids[i]]++;
-        if (g->wide)
-            b->low64[at] = l->sig[i] & keep;
-        else
-            b->low32[at] = (uint32_t)l->sig[i];
-    }
+    /* each fill pointer ended at its group's end, the next one's start */
+    for (size_t i = count; i > 0; i--)
+        off[i] = off[i - 1];
+    off[0] = 0;
     return 0;
 }
 
 /* Pairs (top group tg, bottom group bg) with no shared key diagonal: bg a
  * subset of ~(tg | extra) (the sieve; extra: the middle queen's key bits);
- * pairs counted by the hot loop.  toff/boff are the 2^k+1 group offsets
- * of one column bucket on each side. */
-static uint64_t join_groups(const qcj_geometry *g, const uint32_t *toff, const uint32_t *boff,
-                            uint32_t extra, const uint32_t *t32, const uint64_t *t64,
-                            const uint32_t *b32, const uint64_t *b64, uint64_t *tested)
+ * pairs counted by the hot loop. */
+static uint64_t join_groups(const qcj_geometry *g, const groups *top, const groups *bottom,
+                            uint32_t extra, uint64_t *tested)
 {
     const uint32_t kmask = (1u << g->key_bits) - 1u;
+    const uint32_t *toff = top->off, *boff = bottom->off;
     uint64_t pairs = 0;
     for (uint32_t tg = 0; tg <= kmask; tg++) {
         const size_t t0 = toff[tg], nt = toff[tg + 1] - t0;
@@ -339,8 +351,8 @@ static uint64_t join_groups(const qcj_geometry *g, const uint32_t *toff, const u
             const size_t b0 = boff[bg], nb = boff[bg + 1] - b0;
             if (nb) {
                 *tested += (uint64_t)nt * nb;
-                pairs += g->wide ? qcj_count_disjoint64(t64 + t0, nt, b64 + b0, nb)
-                                 : qcj_count_disjoint32(t32 + t0, nt, b32 + b0, nb);
+                pairs += g->wide ? qcj_count_disjoint64(top->low64 + t0, nt, bottom->low64 + b0, nb)
+                                 : qcj_count_disjoint32(top->low32 + t0, nt, bottom->low32 + b0, nb);
             }
             if (bg == 0)
                 break;
@@ -349,134 +361,148 @@ static uint64_t join_groups(const qcj_geometry *g, const uint32_t *toff, const u
     return pairs;
 }
 
-/* Odd N, [middle folded into the top]: copies the tops of one column
- * bucket that spare the middle queen's diagonals (signature mid) into dst,
- * each ORed with mid, so that the hot loop's AND with a bottom also checks
- * the bottom against the middle queen.  A top group sharing a key diagonal
- * with the middle queen is dropped whole; doff gets the group offsets. */
-static void fold_middle(const qcj_geometry *g, const uint32_t *off, const buckets *src,
-                        uint64_t mid, uint32_t *d32, uint64_t *d64, uint32_t *doff)
+/* Odd N, [middle folded into the top]: copies the tops that spare the
+ * middle queen's diagonals (signature mid) into dst, each ORed with mid, so
+ * that the hot loop's AND with a bottom also checks the bottom against the
+ * middle queen.  A top group sharing a key diagonal with the middle queen
+ * is dropped whole. */
+static void fold_middle(const qcj_geometry *g, const groups *src, uint64_t mid, groups *dst)
 {
-    const uint32_t groups = 1u << g->key_bits;
-    const uint32_t mid_key = (uint32_t)(mid >> g->key_shift) & (groups - 1);
-    const uint64_t mid_low = mid & ~((uint64_t)(groups - 1) << g->key_shift);
+    const uint32_t count = 1u << g->key_bits;
+    const uint32_t mid_key = (uint32_t)(mid >> g->key_shift) & (count - 1);
+    const uint64_t mid_low = mid & ~((uint64_t)(count - 1) << g->key_shift);
     const uint32_t mid32 = (uint32_t)mid_low;
     uint32_t at = 0;
-    for (uint32_t grp = 0; grp < groups; grp++) {
-        doff[grp] = at;
+    for (uint32_t grp = 0; grp < count; grp++) {
+        dst->off[grp] = at;
         if (grp & mid_key)
             continue;
         if (g->wide) {
-            for (size_t i = off[grp]; i < off[grp + 1]; i++) {
+            for (size_t i = src->off[grp]; i < src->off[grp + 1]; i++) {
                 uint64_t t = src->low64[i];
-                d64[at] = t | mid_low;
+                dst->low64[at] = t | mid_low;
                 at += (t & mid_low) == 0;      /* kept unless it attacks */
             }
         } else {
-            for (size_t i = off[grp]; i < off[grp + 1]; i++) {
+            for (size_t i = src->off[grp]; i < src->off[grp + 1]; i++) {
                 uint32_t t = src->low32[i];
-                d32[at] = t | mid32;
+                dst->low32[at] = t | mid32;
                 at += (t & mid32) == 0;
             }
         }
     }
-    doff[groups] = at;
+    dst->off[count] = at;
+}
+
+/* Counts unit `unit` into *out; returns QC_OK, QC_ENOMEM, or QC_ESTOP when
+ * the thread's stop flag cut it short. */
+static int count_unit(const join_data *data, size_t unit, qcj_scratch *sc, qc_tally *out)
+{
+    const qcj_geometry *g = &data->geo;
+    const qcj_rank *rk = &data->rank;
+    const int n = g->n, m = g->unit_hi - g->unit_lo;
+    const int odd = n & 1;
+    const uint32_t q = data->patterns[unit];
+    const uint32_t rest = data->block & ~q;
+    const int *stop = qck_stop_flag;
+    uint64_t placed = 0, tested = 0;
+
+    qcj_side *top = &sc->side[0], *bottom = &sc->side[1];
+    if (qcj_side_build(g, rk, 0, q, top, sc->band_tmp, &placed) != 0
+        || qcj_side_build(g, rk, 1, rest, bottom, sc->band_tmp, &placed) != 0)
+        return QC_ENOMEM;
+
+    const uint32_t ckmask = (uint32_t)((1ull << (n - m)) - 1);
+    const int top_free = g->h - __builtin_popcount(q);   /* top columns outside M */
+    const uint32_t q_sq = (uint32_t)((1ull << __builtin_popcount(q)) - 1) << (n - m);
+    const uint32_t rest_sq = (uint32_t)((1ull << __builtin_popcount(rest)) - 1) << (n - m);
+    const uint32_t full = n >= 32 ? 0xffffffffu : (1u << n) - 1u;
+    groups tg, bg, fg = {0};
+    qc_u128 total = 0;
+    if (top_free < 0 || top_free > n - m)
+        goto done;
+    for (uint32_t tk = 0; tk <= ckmask; tk++) {
+        if (__builtin_popcount(tk) != top_free)
+            continue;
+        if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED))
+            return QC_ESTOP;                /* [stop check] once per set */
+        const uint32_t s = q | qcj_colkey_expand(g, tk);
+        if (!odd) {
+            const int weight = qcj_set_weight(s, q, data->block, n, data->flip);
+            if (weight == 0)
+                continue;
+            size_t nt = qcj_halves_of(rk, &data->splits[0], top, tk | q_sq, &sc->raw[0], &tested);
+            if (nt == 0)
+                continue;
+            size_t nb = qcj_halves_of(rk, &data->splits[1], bottom, (~tk & ckmask) | rest_sq,
+                                      &sc->raw[1], &tested);
+            if (nt == SIZE_MAX || nb == SIZE_MAX)
+                return QC_ENOMEM;
+            if (nb == 0)
+                continue;
+            if (group_halves(g, sc->raw[0].p, nt, &sc->off[0], &sc->low[0], &tg) != 0
+                || group_halves(g, sc->raw[1].p, nb, &sc->off[1], &sc->low[1], &bg) != 0)
+                return QC_ENOMEM;
+            total += (qc_u128)join_groups(g, &tg, &bg, 0, &tested) * (unsigned)weight;
+            continue;
+        }
+        /* odd N: each free column c for the middle queen */
+        size_t nt = 0;
+        int tops_made = 0;
+        for (uint32_t free = full & ~s; free; free &= free - 1) {
+            const int c = __builtin_ctz(free);
+            const int weight = qcj_triple_weight(s, c, data->block, n);
+            if (weight == 0)
+                continue;
+            if (!tops_made) {               /* the tops of s, once */
+                tops_made = 1;
+                nt = qcj_halves_of(rk, &data->splits[0], top, tk | q_sq, &sc->raw[0], &tested);
+                if (nt == SIZE_MAX)
+                    return QC_ENOMEM;
+                if (nt == 0)
+                    break;
+                if (group_halves(g, sc->raw[0].p, nt, &sc->off[0], &sc->low[0], &tg) != 0)
+                    return QC_ENOMEM;
+                fg.off = qcj_vec_reserve(&sc->fold_off, (((size_t)1 << g->key_bits) + 1) * sizeof *fg.off);
+                void *f = qcj_vec_reserve(&sc->fold, nt * sizeof(uint64_t));
+                if (!fg.off || !f)
+                    return QC_ENOMEM;
+                fg.low32 = g->wide ? NULL : f;
+                fg.low64 = g->wide ? f : NULL;
+            }
+            const uint32_t bset = full & ~s & ~(1u << c);
+            size_t nb = qcj_halves_of(rk, &data->splits[1], bottom, qcj_squeeze(g, rest, bset),
+                                      &sc->raw[1], &tested);
+            if (nb == SIZE_MAX)
+                return QC_ENOMEM;
+            if (nb == 0)
+                continue;
+            const uint64_t mid = g->cell_sig[g->h][c];
+            fold_middle(g, &tg, mid, &fg);
+            if (fg.off[(size_t)1 << g->key_bits] == 0)
+                continue;
+            if (group_halves(g, sc->raw[1].p, nb, &sc->off[1], &sc->low[1], &bg) != 0)
+                return QC_ENOMEM;
+            const uint32_t mid_key = (uint32_t)(mid >> g->key_shift) & ((1u << g->key_bits) - 1u);
+            total += (qc_u128)join_groups(g, &fg, &bg, mid_key, &tested) * (unsigned)weight;
+        }
+    }
+done:
+    out->solutions = total;
+    /* work done: queens placed in the bands, pairs of band placements
+     * tested, and pairs of halves tested */
+    out->placements = placed + tested;
+    return QC_OK;
 }
 
 static void join_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
 {
     const join_data *data = plan->engine_data;
-    const qcj_geometry *g = &data->geo;
-    const int n = g->n, m = g->unit_hi - g->unit_lo, k = g->key_bits;
-    const int odd = n & 1;
-    const uint32_t q = data->patterns[unit];
-    const uint32_t rest = data->block & ~q;
-    uint64_t placed = 0, tested = 0;
-
     qcj_scratch *sc = qcj_pool_take((qcj_pool *)&data->pool);
-    if (!sc)
-        abort();
-    qcj_halves *tops = &sc->tops, *bottoms = &sc->bottoms;
-    qcj_halves_enumerate(g, 0, g->h, q, 0, 0, tops, &placed);
-    qcj_halves_enumerate(g, g->b0, n, rest, odd, odd ? q : 0, bottoms, &placed);
-
-    const uint32_t ckmask = (uint32_t)((1ull << (n - m)) - 1);
-    const size_t groups = (size_t)1 << k;
-    const size_t tbuckets = (size_t)1 << (n - m + k);
-    const size_t bbuckets = odd ? (size_t)(m + 1) << (n - m + k) : tbuckets;
-    buckets tb, bb;
-    int ok = !tops->failed && !bottoms->failed;
-    ok = ok && bucket_halves(g, tops, tbuckets, 0, rest, sc, 0, &tb) == 0;
-    ok = ok && bucket_halves(g, bottoms, bbuckets, odd, rest, sc, 1, &bb) == 0;
-    uint32_t *ft32 = NULL;
-    uint64_t *ft64 = NULL;
-    uint32_t *ftoff = NULL;
-    if (ok && odd) {
-        /* scratch for one column bucket's tops with the middle folded in */
-        size_t max_top = 0;
-        for (size_t i = 0; i < tbuckets; i += groups)
-            if (tb.offsets[i + groups] - tb.offsets[i] > max_top)
-                max_top = tb.offsets[i + groups] - tb.offsets[i];
-        size_t w = g->wide ? sizeof(uint64_t) : sizeof(uint32_t);
-        void *a = qcj_buffer_get(&sc->buffer[QCJ_BUF_FILTER_TOP], max_top * w);
-        if (g->wide)
-            ft64 = a;
-        else
-            ft32 = a;
-        ftoff = qcj_buffer_get(&sc->buffer[QCJ_BUF_FILTER_TOP_OFF], (groups + 1) * sizeof *ftoff);
-        ok = a && ftoff;
-    }
-    if (!ok) {
-        /* out of memory inside a pure call that cannot fail: a wrong total
-         * must never come out, so stop here */
-        abort();
-    }
-
-    const uint32_t full = n >= 32 ? 0xffffffffu : (1u << n) - 1u;
-    qc_u128 total = 0;
-    for (uint32_t tk = 0; tk <= ckmask; tk++) {
-        const uint32_t *toff = tb.offsets + ((size_t)tk << k);
-        if (toff[0] == toff[groups])
-            continue;                      /* no top half uses this set */
-        const uint32_t s = q | qcj_colkey_expand(g, tk);
-        if (!odd) {
-            const uint32_t *boff = bb.offsets + ((size_t)(~tk & ckmask) << k);
-            if (boff[0] == boff[groups])
-                continue;
-            const int weight = qcj_set_weight(s, q, data->block, n, data->flip);
-            if (weight == 0)
-                continue;
-            uint64_t pairs = join_groups(g, toff, boff, 0, tb.low32, tb.low64,
-                                         bb.low32, bb.low64, &tested);
-            total += (qc_u128)pairs * (unsigned)weight;
-            continue;
-        }
-        /* odd N: each free column c for the middle queen */
-        for (uint32_t free = full & ~s; free; free &= free - 1) {
-            const int c = __builtin_ctz(free);
-            const uint32_t bset = full & ~s & ~(1u << c);
-            size_t x = (data->block >> c & 1u) ? (size_t)(c - g->unit_lo) + 1 : 0;
-            size_t col = x << (n - m) | qcj_colkey(g, bset);
-            const uint32_t *boff = bb.offsets + (col << k);
-            if (boff[0] == boff[groups])
-                continue;
-            const int weight = qcj_triple_weight(s, c, data->block, n);
-            if (weight == 0)
-                continue;
-            const uint64_t mid = g->cell_sig[g->h][c];
-            fold_middle(g, toff, &tb, mid, ft32, ft64, ftoff);
-            if (ftoff[groups] == 0)
-                continue;
-            const uint32_t mid_key = (uint32_t)(mid >> g->key_shift) & ((1u << k) - 1u);
-            uint64_t pairs = join_groups(g, ftoff, boff, mid_key, ft32, ft64,
-                                         bb.low32, bb.low64, &tested);
-            total += (qc_u128)pairs * (unsigned)weight;
-        }
-    }
+    int rc = sc ? count_unit(data, unit, sc, out) : QC_ENOMEM;
     qcj_pool_give((qcj_pool *)&data->pool, sc);
-    out->solutions = total;
-    /* work done: queens placed in the halves plus pairs of halves tested */
-    out->placements = placed + tested;
+    if (rc == QC_ENOMEM)
+        abort();    /* no error path from a unit yet: never a wrong total */
 }
 
 static void join_release(qc_plan *plan)
@@ -484,6 +510,8 @@ static void join_release(qc_plan *plan)
     join_data *data = plan->engine_data;
     if (data) {
         qcj_pool_clear(&data->pool);
+        qcj_splits_free(&data->splits[0]);
+        qcj_splits_free(&data->splits[1]);
         free(data->patterns);
         free(data);
     }

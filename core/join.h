@@ -14,7 +14,8 @@
  * `(top_sig & bottom_sig) == 0`, and on odd N also no overlap with the
  * middle queen's signature cell_sig[h][c].
  *
- * Files: join_half.c enumerates half placements (grouped by column set),
+ * Files: join_half.c builds the half placements of one column set from
+ * band placements,
  * join_pairs.c counts disjoint signature pairs (the hot loop), join_symmetry.c
  * the mirror/flip orbits and their weights, join.c the engine and its units.
  */
@@ -27,6 +28,15 @@
 
 /* ---- the board geometry of one plan (join.c) ------------------------ */
 
+/* Each half is itself built from two bands of rows, its "first" (upper)
+ * and "second" (lower) band: top rows [0, split[0]) and [split[0], h),
+ * bottom rows [b0, split[1]) and [split[1], n).  The outer band of each
+ * half has band_rows = h/2 rows (the top's first, the bottom's second), so
+ * the bottom's bands are the top's turned over.  Queens of the two bands of
+ * one half can share only the diagonals crossing the split: anti-diagonals
+ * and diagonals numbered split..split+n-2, n-1 each; inner_sig gives them
+ * bits 0..n-2 and n-1..2n-3, so two band placements fit together exactly
+ * when their columns differ and (inner & inner) == 0. */
 typedef struct qcj_geometry {
     int n;            /* board size                                        */
     int h;            /* rows in each half: top 0..h-1, bottom b0..n-1     */
@@ -36,7 +46,10 @@ typedef struct qcj_geometry {
     int key_bits;     /* k: border diagonals sorted into groups, not ANDed */
     int key_shift;    /* signature bit of the first group-key diagonal     */
     int wide;         /* 1: the ANDed part needs 64 bits, 0: it fits in 32 */
-    uint64_t cell_sig[32][32];  /* [row][col]: the border diagonals of a queen */
+    int band_rows;    /* rows of each half's outer band, h/2               */
+    int split[2];     /* first row of the second band: top, bottom         */
+    uint64_t cell_sig[32][32];   /* [row][col]: the border diagonals of a queen */
+    uint64_t inner_sig[32][32];  /* [row][col]: its diagonals crossing its half's split */
 } qcj_geometry;
 
 /* Fills g for board size n (1..32) with the given split parameters; with
@@ -68,23 +81,85 @@ static inline uint32_t qcj_colkey_expand(const qcj_geometry *g, uint32_t key)
 
 /* ---- half placements (join_half.c) ---------------------------------- */
 
-/* A list of half placements: column key (the columns outside M in bits
- * 0..n-m-1, those inside M above them) and border signature of each. */
-typedef struct qcj_halves {
-    uint32_t *colkey;
-    uint64_t *sig;
-    size_t len, cap;
-    int failed;       /* an allocation failed: the list is incomplete */
-} qcj_halves;
+/* Column sets are handled "squeezed" to the columns a side may use: a unit
+ * side (top with pattern q, or bottom with M\q) may use the columns outside
+ * M and its pattern's, t = n-m+|pattern| of them; squeezed bit i < n-m is
+ * column-key bit i, bit n-m+j the pattern's j-th column. */
+uint32_t qcj_squeeze(const qcj_geometry *g, uint32_t pattern, uint32_t cols);
 
-/* Appends to out every conflict-free placement of one queen in each row
- * r0..r1-1 whose columns inside M are `pattern` (a subset of M) less at
- * most `slack` of them, and (as a number) at least min_pattern.  Adds the
- * queens placed to *placed. */
-void qcj_halves_enumerate(const qcj_geometry *g, int r0, int r1, uint32_t pattern,
-                          int slack, uint32_t min_pattern, qcj_halves *out,
-                          uint64_t *placed);
-void qcj_halves_free(qcj_halves *list);
+/* Colex ranks of column sets of one size inside 32 squeezed columns, by
+ * table: rank(x) = sum over x's columns p_0 < p_1 < ... of C(p_i, i+1), so
+ * the sets of size r of t columns number 0..C(t,r)-1. */
+typedef struct qcj_rank {
+    uint32_t binom[33][17];          /* C(a, b) for b <= 16 */
+    uint32_t chunk[4][17][256];      /* [byte][columns below it][byte value] */
+} qcj_rank;
+
+void qcj_rank_init(qcj_rank *r);
+
+static inline uint32_t qcj_rank_of(const qcj_rank *r, uint32_t x)
+{
+    uint32_t v = r->chunk[0][0][x & 255u];
+    int below = __builtin_popcount(x & 255u);
+    v += r->chunk[1][below][(x >> 8) & 255u];
+    below += __builtin_popcount((x >> 8) & 255u);
+    v += r->chunk[2][below][(x >> 16) & 255u];
+    below += __builtin_popcount((x >> 16) & 255u);
+    return v + r->chunk[3][below][x >> 24];
+}
+
+/* A growable array whose contents survive growth (qcj_buffer does not). */
+typedef struct qcj_vec {
+    void *p;
+    size_t bytes;
+} qcj_vec;
+
+/* Makes room for `bytes`, keeping the contents; NULL when out of memory. */
+void *qcj_vec_reserve(qcj_vec *v, size_t bytes);
+
+/* The placements of one band (one queen in each of its rows, no two
+ * attacking, columns among a side's), sorted by the colex rank of their
+ * squeezed column set: offsets[rank]..offsets[rank+1]. */
+typedef struct qcj_band {
+    int rows;
+    uint32_t *offsets;
+    uint64_t *inner;      /* inner_sig of the placement's queens, ORed  */
+    uint64_t *border;     /* cell_sig (border signature), ORed          */
+    qcj_vec mem_offsets, mem_inner, mem_border;
+} qcj_band;
+
+/* One side of a unit: the band placements its halves are built from. */
+typedef struct qcj_side {
+    uint32_t pattern;     /* the side's columns inside M               */
+    int t;                /* squeezed columns: n-m+|pattern|           */
+    qcj_band band[2];     /* first (upper) and second (lower) band     */
+} qcj_side;
+
+/* Builds s's bands for the top (bottom = 0) or the bottom half, columns
+ * outside M and `pattern`; the two bands' own scratch is `tmp`.  Adds the
+ * queens placed to *placed.  Returns 0, or -1 when out of memory or the
+ * rank tables would be too large. */
+int qcj_side_build(const qcj_geometry *g, const qcj_rank *r, int bottom, uint32_t pattern,
+                   qcj_side *s, qcj_vec tmp[3], uint64_t *placed);
+void qcj_side_free(qcj_side *s);
+
+/* The splits of a half's h squeezed columns between its bands: every set
+ * of `first_rows` of h bits, in increasing order (first_rows <= h <= 16). */
+typedef struct qcj_splits {
+    uint32_t *subset;
+    size_t count;
+} qcj_splits;
+
+int qcj_splits_init(qcj_splits *sp, int h, int first_rows);
+void qcj_splits_free(qcj_splits *sp);
+
+/* Writes to out the border signature of every half of side s whose
+ * squeezed column set is `set` (h columns): each pair of band placements,
+ * first band on a subset of `set` (sp) and second band on the rest, that
+ * shares no crossing diagonal.  Returns how many, or SIZE_MAX when out of
+ * memory; adds the pairs of band placements tested to *tested. */
+size_t qcj_halves_of(const qcj_rank *r, const qcj_splits *sp, const qcj_side *s, uint32_t set,
+                     qcj_vec *out, uint64_t *tested);
 
 /* ---- the hot loop (join_pairs.c) ------------------------------------ */
 
@@ -118,25 +193,14 @@ int qcj_triple_weight(uint32_t s, int c, uint32_t m, int n);
 
 /* ---- working memory (join_scratch.c) -------------------------------- */
 
-/* A buffer that only grows; its contents do not survive a growth. */
-typedef struct qcj_buffer {
-    void *p;
-    size_t bytes;
-} qcj_buffer;
-
-/* Returns b's memory, at least `bytes` of it; NULL when out of memory. */
-void *qcj_buffer_get(qcj_buffer *b, size_t bytes);
-
-enum {
-    QCJ_BUF_TOP_OFFSETS, QCJ_BUF_BOTTOM_OFFSETS, QCJ_BUF_TOP_LOW, QCJ_BUF_BOTTOM_LOW,
-    QCJ_BUF_FILL, QCJ_BUF_IDS, QCJ_BUF_FILTER_TOP, QCJ_BUF_FILTER_TOP_OFF,
-    QCJ_BUFFERS
-};
-
-/* One unit's working memory. */
+/* One unit's working memory: [0] top side, [1] bottom side. */
 typedef struct qcj_scratch {
-    qcj_halves tops, bottoms;
-    qcj_buffer buffer[QCJ_BUFFERS];
+    qcj_side side[2];
+    qcj_vec band_tmp[3];      /* band placements before sorting          */
+    qcj_vec raw[2];           /* halves of one column set, before grouping */
+    qcj_vec low[2];           /* ... grouped: their ANDed parts            */
+    qcj_vec off[2];           /* ... and the group offsets                 */
+    qcj_vec fold, fold_off;   /* odd N: tops with the middle queen folded in */
 } qcj_scratch;
 
 #define QCJ_POOL_SLOTS 256

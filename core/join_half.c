@@ -1,181 +1,357 @@
 /*
- * join_half.c — enumerates the half placements of the join engine: every
- * conflict-free way to put one queen in each of a band of rows, restricted
- * to the placements whose columns inside the unit block M are exactly a
- * given pattern.  Each placement is stored as (column key, border
- * signature); see join.h.
+ * join_half.c — builds the join engine's half placements: for one column
+ * set at a time, every conflict-free way to put one queen in each row of a
+ * half using exactly those columns.
  *
- * Depth-first over the rows with an explicit stack and the usual three
- * bitmasks (columns and the two diagonals shifted to the next row).  Tricks:
- *   [pattern filter]   columns of M outside the pattern are never tried;
- *   [pattern deadline] when the rows left equal the pattern columns still
- *                      unused, a row may only take one of those (and a
- *                      branch with fewer rows than that is dead);
- *   [last row at once] the last row's free squares are written out in one
- *                      loop, with no push/pop per placement;
- *   [last two rows at once] the row before it is looped over in place too.
+ * A half is not searched row by row (that costs a mispredicted branch or
+ * two per queen placed, and the upper rows would be walked again for every
+ * column set).  It is itself a join, of its two bands (join.h):
+ *   1. per unit side, each band's placements are enumerated once
+ *      (qcj_side_build) and sorted by the colex rank of their column set;
+ *   2. the halves on set S are the pairs (first band on X, second band on
+ *      S\X) over the splits X of S, whose crossing diagonals are disjoint
+ *      (qcj_halves_of).  The bands are short (h/2 rows), so their lists
+ *      per column set are short and the pairs are tested a vector at a
+ *      time.
+ * Tricks, named where they are used:
+ *   [squeezed columns] column sets are kept over the t columns a side may
+ *                      use, so ranks and tables stay small;
+ *   [rank by bytes]    the colex rank of a set is four table lookups;
+ *   [split by deposit] the subsets of S of one size are the subsets of
+ *                      h bits deposited onto S's bits (PDEP);
+ *   [compress-store]   AVX-512 tests 8 pairs at once and packs the border
+ *                      signatures of those that fit into the output;
+ *   [last row at once] a band's last row is written out in one loop.
  */
 #include <stdlib.h>
+#include <string.h>
+
+#if defined(__BMI2__) || defined(__AVX512F__)
+#include <immintrin.h>
+#endif
 
 #include "join.h"
 
-/* Makes room for `more` entries; returns 0, or -1 (and marks the list
- * failed) when memory runs out. */
-static int reserve(qcj_halves *l, size_t more)
+/* ---- squeezed columns and their ranks -------------------------------- */
+
+/* [split by deposit] bits of x moved to the set bits of mask, in order. */
+static inline uint32_t deposit(uint32_t x, uint32_t mask)
 {
-    if (l->failed)
-        return -1;
-    if (l->len + more <= l->cap)
-        return 0;
-    size_t cap = l->cap ? l->cap : 4096;
-    while (cap < l->len + more)
-        cap *= 2;
-    uint32_t *k = realloc(l->colkey, cap * sizeof *k);
-    if (k)
-        l->colkey = k;
-    uint64_t *s = realloc(l->sig, cap * sizeof *s);
-    if (s)
-        l->sig = s;
-    if (!k || !s) {
-        l->failed = 1;
-        return -1;
+#if defined(__BMI2__)
+    return _pdep_u32(x, mask);
+#else
+    uint32_t r = 0;
+    for (uint32_t bit = 1; mask; mask &= mask - 1, bit <<= 1)
+        if (x & bit)
+            r |= mask & -mask;
+    return r;
+#endif
+}
+
+/* The inverse: the bits of x at mask's set bits, packed. */
+static inline uint32_t extract(uint32_t x, uint32_t mask)
+{
+#if defined(__BMI2__)
+    return _pext_u32(x, mask);
+#else
+    uint32_t r = 0;
+    for (uint32_t bit = 1; mask; mask &= mask - 1, bit <<= 1)
+        if (x & mask & -mask)
+            r |= bit;
+    return r;
+#endif
+}
+
+uint32_t qcj_squeeze(const qcj_geometry *g, uint32_t pattern, uint32_t cols)
+{
+    const int m = g->unit_hi - g->unit_lo;
+    const uint32_t block = (uint32_t)(((1ull << m) - 1) << g->unit_lo);
+    return qcj_colkey(g, cols & ~block) | extract(cols & block, pattern) << (g->n - m);
+}
+
+void qcj_rank_init(qcj_rank *r)
+{
+    memset(r, 0, sizeof *r);
+    for (int a = 0; a <= 32; a++) {
+        r->binom[a][0] = 1;
+        for (int b = 1; b <= 16 && b <= a; b++)
+            r->binom[a][b] = r->binom[a - 1][b - 1] + (b <= a - 1 ? r->binom[a - 1][b] : 0);
     }
-    l->cap = cap;
-    return 0;
+    /* [rank by bytes] chunk[i][j][v]: the part of the rank that byte i of a
+     * set contributes when it holds v and j columns lie below it */
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j <= 16; j++)
+            for (int v = 0; v < 256; v++) {
+                uint32_t sum = 0;
+                int index = j;
+                for (int b = 0; b < 8; b++)
+                    if (v >> b & 1) {
+                        index++;
+                        if (index <= 16)
+                            sum += r->binom[8 * i + b][index];
+                    }
+                r->chunk[i][j][v] = sum;
+            }
 }
 
-/* [last row at once]: writes the placements that put the last queen on
- * each square of `free`, given the rows above (cols, key, sig). */
-static inline int emit_row(qcj_halves *out, const uint64_t *row_sig,
-                           const uint32_t *colkey_of, uint32_t free, uint32_t cols,
-                           uint32_t key, uint64_t sig, uint32_t block,
-                           uint32_t min_pattern)
+void *qcj_vec_reserve(qcj_vec *v, size_t bytes)
 {
-    if (reserve(out, (size_t)__builtin_popcount(free)) != 0)
-        return -1;
-    size_t at = out->len;
-    uint32_t *keys = out->colkey;
-    uint64_t *sigs = out->sig;
-    do {
-        int c = __builtin_ctz(free);
-        free &= free - 1;
-        if (((cols | 1u << c) & block) < min_pattern)
-            continue;             /* counted from its flip image */
-        keys[at] = key | colkey_of[c];
-        sigs[at] = sig | row_sig[c];
-        at++;
-    } while (free);
-    out->len = at;
-    return 0;
+    if (bytes > v->bytes) {
+        size_t want = v->bytes * 2 > bytes ? v->bytes * 2 : bytes;
+        void *p = realloc(v->p, want);
+        if (!p)
+            return NULL;
+        v->p = p;
+        v->bytes = want;
+    }
+    return v->p;
 }
 
-void qcj_halves_enumerate(const qcj_geometry *g, int r0, int r1, uint32_t pattern,
-                          int slack, uint32_t min_pattern, qcj_halves *out,
-                          uint64_t *placed)
+/* ---- bands ----------------------------------------------------------- */
+
+/* The largest rank table a band may have (entries): keeps a unit's memory
+ * bounded whatever N; the plan's split stays far below it. */
+#define QCJ_RANKS_MAX ((uint32_t)1 << 26)
+
+typedef struct band_out {
+    qcj_vec *tmp;          /* [0] squeezed sets, [1] inner, [2] border */
+    size_t len;
+    int failed;
+} band_out;
+
+/* [last row at once] appends the placements finishing with a queen on each
+ * square of `free` in row r. */
+static void emit_row(band_out *o, const qcj_geometry *g, int r, const uint32_t *squeezed_of,
+                     uint32_t free, uint32_t sq, uint64_t inner, uint64_t border)
 {
-    const int rows = r1 - r0;
-    uint32_t block = 0;   /* M */
-    for (int c = g->unit_lo; c < g->unit_hi; c++)
-        block |= 1u << c;
-    const uint32_t full = g->n >= 32 ? 0xffffffffu : (1u << g->n) - 1u;
-    const uint32_t allowed = (full & ~block) | pattern;     /* [pattern filter] */
-    if (rows == 0) {
-        if (__builtin_popcount(pattern) <= slack && min_pattern == 0 && reserve(out, 1) == 0) {
-            out->colkey[out->len] = 0;
-            out->sig[out->len++] = 0;
-        }
+    size_t more = o->len + (size_t)__builtin_popcount(free);
+    uint32_t *sets = qcj_vec_reserve(&o->tmp[0], more * sizeof *sets);
+    uint64_t *in = qcj_vec_reserve(&o->tmp[1], more * sizeof *in);
+    uint64_t *bo = qcj_vec_reserve(&o->tmp[2], more * sizeof *bo);
+    if (!sets || !in || !bo) {
+        o->failed = 1;
         return;
     }
-    /* The column key of a single column: keys add up.  Columns inside M
-     * go above the n-m key bits, so the key tells the pattern too. */
-    uint32_t colkey_of[32];
-    for (int c = 0; c < 32; c++)
-        colkey_of[c] = c >= g->n ? 0
-            : (block >> c & 1u) ? 1u << (g->n - (g->unit_hi - g->unit_lo) + c - g->unit_lo)
-            : qcj_colkey(g, 1u << c);
+    size_t at = o->len;
+    for (; free; free &= free - 1) {
+        int c = __builtin_ctz(free);
+        sets[at] = sq | squeezed_of[c];
+        in[at] = inner | g->inner_sig[r][c];
+        bo[at] = border | g->cell_sig[r][c];
+        at++;
+    }
+    o->len = at;
+}
 
-    /* Level d: row r0+d, its masks, the part of the key and signature of
-     * the rows above, and the squares of the row still to try. */
-    uint32_t cols[32], dl[32], dr[32], key[32], todo[32];
-    uint64_t sig[32];
+/* Every placement of rows [r0, r1) on the columns `allowed`, into o (a
+ * depth-first walk with the usual column and diagonal masks). */
+static void band_walk(band_out *o, const qcj_geometry *g, int r0, int r1, uint32_t allowed,
+                      const uint32_t *squeezed_of, uint64_t *placed)
+{
+    if (r0 == r1) {                     /* no rows: one empty placement */
+        uint32_t *sets = qcj_vec_reserve(&o->tmp[0], (o->len + 1) * sizeof *sets);
+        uint64_t *in = qcj_vec_reserve(&o->tmp[1], (o->len + 1) * sizeof *in);
+        uint64_t *bo = qcj_vec_reserve(&o->tmp[2], (o->len + 1) * sizeof *bo);
+        if (!sets || !in || !bo) {
+            o->failed = 1;
+            return;
+        }
+        sets[o->len] = 0;
+        in[o->len] = bo[o->len] = 0;
+        o->len++;
+        return;
+    }
+    uint32_t cols[32], dl[32], dr[32], todo[32], sq[32];
+    uint64_t inner[32], border[32];
     uint64_t nodes = 0;
     int d = 0;
-    cols[0] = dl[0] = dr[0] = key[0] = 0;
-    sig[0] = 0;
-    /* the free squares of level d's row, [pattern deadline] applied */
-#define ROW_FREE(d) ({                                                     \
-        uint32_t f_ = allowed & ~(cols[d] | dl[d] | dr[d]);                 \
-        uint32_t missing_ = pattern & ~cols[d];                            \
-        int need_ = __builtin_popcount(missing_) - slack, left_ = rows - (d);\
-        need_ > left_ ? 0u : need_ == left_ ? f_ & missing_ : f_; })
-    todo[0] = ROW_FREE(0);
-    const int last = rows - 1;
-    for (;;) {
+    const int last = r1 - r0 - 1;
+    cols[0] = dl[0] = dr[0] = sq[0] = 0;
+    inner[0] = border[0] = 0;
+    todo[0] = allowed;
+    while (d >= 0 && !o->failed) {
         uint32_t t = todo[d];
         if (t == 0) {
-            if (--d < 0)
-                break;
+            d--;
             continue;
         }
-        if (d == last) {            /* only when the band is one row */
+        if (d == last) {
             todo[d] = 0;
             nodes += (uint64_t)__builtin_popcount(t);
-            if (emit_row(out, g->cell_sig[r0 + d], colkey_of, t, cols[d],
-                         key[d], sig[d], block, min_pattern) != 0)
-                break;
+            emit_row(o, g, r0 + d, squeezed_of, t, sq[d], inner[d], border[d]);
+            d--;
             continue;
         }
-        if (d == last - 1) {
-            /* [last two rows at once]: each square of this row, then its
-             * child row's free squares written out, no push or pop */
-            todo[d] = 0;
-            const uint64_t *here_sig = g->cell_sig[r0 + d];
-            const uint64_t *next_sig = g->cell_sig[r0 + d + 1];
-            int failed = 0;
-            do {
-                uint32_t bit = t & -t;
-                int c = __builtin_ctz(t);
-                t &= t - 1;
-                nodes++;
-                uint32_t cl = cols[d] | bit;
-                uint32_t f = allowed & ~(cl | (dl[d] | bit) << 1 | (dr[d] | bit) >> 1);
-                uint32_t missing = pattern & ~cl;
-                int need = __builtin_popcount(missing) - slack;   /* [pattern deadline] */
-                f = need > 1 ? 0u : need == 1 ? f & missing : f;
-                if (f == 0)
-                    continue;
-                nodes += (uint64_t)__builtin_popcount(f);
-                if (emit_row(out, next_sig, colkey_of, f, cl, key[d] | colkey_of[c],
-                             sig[d] | here_sig[c], block, min_pattern) != 0) {
-                    failed = 1;
-                    break;
-                }
-            } while (t);
-            if (failed)
-                break;
-            continue;
-        }
-        uint32_t bit = t & -t;
-        int c = __builtin_ctz(t);
+        const uint32_t bit = t & -t;
+        const int c = __builtin_ctz(t);
         todo[d] = t & (t - 1);
         nodes++;
         cols[d + 1] = cols[d] | bit;
         dl[d + 1] = (dl[d] | bit) << 1;
         dr[d + 1] = (dr[d] | bit) >> 1;
-        key[d + 1] = key[d] | colkey_of[c];
-        sig[d + 1] = sig[d] | g->cell_sig[r0 + d][c];
+        sq[d + 1] = sq[d] | squeezed_of[c];
+        inner[d + 1] = inner[d] | g->inner_sig[r0 + d][c];
+        border[d + 1] = border[d] | g->cell_sig[r0 + d][c];
         d++;
-        todo[d] = ROW_FREE(d);
+        todo[d] = allowed & ~(cols[d] | dl[d] | dr[d]);
     }
-#undef ROW_FREE
     *placed += nodes;
 }
 
-void qcj_halves_free(qcj_halves *list)
+/* Enumerates the band of rows [r0, r1) and sorts it by rank into b. */
+static int band_build(const qcj_geometry *g, const qcj_rank *r, int r0, int r1, uint32_t allowed,
+                      const uint32_t *squeezed_of, int t, qcj_band *b, qcj_vec tmp[3],
+                      uint64_t *placed)
 {
-    free(list->colkey);
-    free(list->sig);
-    list->colkey = NULL;
-    list->sig = NULL;
-    list->len = list->cap = 0;
+    const int rows = r1 - r0;
+    b->rows = rows;
+    if (rows > 16 || t > 32 || r->binom[t][rows] >= QCJ_RANKS_MAX)
+        return -1;
+    const uint32_t ranks = r->binom[t][rows];
+    band_out o = {tmp, 0, 0};
+    band_walk(&o, g, r0, r1, allowed, squeezed_of, placed);
+    if (o.failed || o.len >= UINT32_MAX)
+        return -1;
+    const size_t len = o.len;
+    uint32_t *sets = tmp[0].p;
+    const uint64_t *in = tmp[1].p, *bo = tmp[2].p;
+    b->offsets = qcj_vec_reserve(&b->mem_offsets, ((size_t)ranks + 1) * sizeof *b->offsets);
+    b->inner = qcj_vec_reserve(&b->mem_inner, (len ? len : 1) * sizeof *b->inner);
+    b->border = qcj_vec_reserve(&b->mem_border, (len ? len : 1) * sizeof *b->border);
+    if (!b->offsets || !b->inner || !b->border)
+        return -1;
+    /* counting sort by rank: count, prefix sums, place (offsets[k+1] is
+     * the fill pointer of rank k during the placing pass) */
+    memset(b->offsets, 0, ((size_t)ranks + 1) * sizeof *b->offsets);
+    for (size_t i = 0; i < len; i++) {
+        sets[i] = qcj_rank_of(r, sets[i]);
+        b->offsets[sets[i] + 1]++;
+    }
+    for (uint32_t k = 1; k < ranks; k++)
+        b->offsets[k + 1] += b->offsets[k];
+    for (uint32_t k = ranks; k > 0; k--)
+        b->offsets[k] = b->offsets[k - 1];
+    b->offsets[0] = 0;
+    for (size_t i = 0; i < len; i++) {
+        uint32_t at = b->offsets[sets[i] + 1]++;
+        b->inner[at] = in[i];
+        b->border[at] = bo[i];
+    }
+    return 0;
+}
+
+int qcj_side_build(const qcj_geometry *g, const qcj_rank *r, int bottom, uint32_t pattern,
+                   qcj_side *s, qcj_vec tmp[3], uint64_t *placed)
+{
+    const int n = g->n, m = g->unit_hi - g->unit_lo;
+    const uint32_t block = (uint32_t)(((1ull << m) - 1) << g->unit_lo);
+    const uint32_t full = n >= 32 ? 0xffffffffu : (1u << n) - 1u;
+    const uint32_t allowed = (full & ~block) | pattern;
+    s->pattern = pattern;
+    s->t = n - m + __builtin_popcount(pattern);
+    /* [squeezed columns] the squeezed bit of each column */
+    uint32_t squeezed_of[32];
+    for (int c = 0; c < 32; c++)
+        squeezed_of[c] = c < n && (allowed >> c & 1u) ? qcj_squeeze(g, pattern, 1u << c) : 0;
+    const int r0 = bottom ? g->b0 : 0, split = g->split[bottom], r1 = bottom ? n : g->h;
+    if (band_build(g, r, r0, split, allowed, squeezed_of, s->t, &s->band[0], tmp, placed) != 0)
+        return -1;
+    return band_build(g, r, split, r1, allowed, squeezed_of, s->t, &s->band[1], tmp, placed);
+}
+
+void qcj_side_free(qcj_side *s)
+{
+    for (int i = 0; i < 2; i++) {
+        free(s->band[i].mem_offsets.p);
+        free(s->band[i].mem_inner.p);
+        free(s->band[i].mem_border.p);
+        memset(&s->band[i], 0, sizeof s->band[i]);
+    }
+}
+
+int qcj_splits_init(qcj_splits *sp, int h, int first_rows)
+{
+    sp->count = 0;
+    sp->subset = malloc(((size_t)1 << h) * sizeof *sp->subset);
+    if (!sp->subset)
+        return -1;
+    for (uint32_t x = 0; x < 1u << h; x++)
+        if (__builtin_popcount(x) == first_rows)
+            sp->subset[sp->count++] = x;
+    return 0;
+}
+
+void qcj_splits_free(qcj_splits *sp)
+{
+    free(sp->subset);
+    sp->subset = NULL;
+    sp->count = 0;
+}
+
+/* ---- halves of one column set ----------------------------------------- */
+
+/* The border signatures (bo | border[j]) of the second-list entries j with
+ * (in & inner[j]) == 0, written to out; returns how many.  out has room for
+ * len + 8 entries (the vector version stores whole vectors). */
+static inline size_t pair_one(uint64_t in, uint64_t bo, const uint64_t *inner,
+                              const uint64_t *border, size_t len, uint64_t *out)
+{
+    size_t o = 0;
+#if defined(__AVX512F__)
+    const __m512i vin = _mm512_set1_epi64((long long)in), vbo = _mm512_set1_epi64((long long)bo);
+    for (size_t j = 0; j < len; j += 8) {
+        const __mmask8 live = len - j >= 8 ? 0xff : (__mmask8)((1u << (len - j)) - 1u);
+        const __m512i w = _mm512_maskz_loadu_epi64(live, inner + j);
+        const __mmask8 fit = _mm512_mask_testn_epi64_mask(live, vin, w);
+        const __m512i b = _mm512_maskz_loadu_epi64(fit, border + j);
+        /* [compress-store] packed in a register, stored whole (a masked
+         * compress straight to memory is slow on some cores) */
+        _mm512_storeu_si512(out + o, _mm512_maskz_compress_epi64(fit, _mm512_or_si512(b, vbo)));
+        o += (size_t)__builtin_popcount(fit);
+    }
+#else
+    for (size_t j = 0; j < len; j++) {
+        out[o] = bo | border[j];          /* written always, kept if it fits */
+        o += (in & inner[j]) == 0;
+    }
+#endif
+    return o;
+}
+
+size_t qcj_halves_of(const qcj_rank *r, const qcj_splits *sp, const qcj_side *s, uint32_t set,
+                     qcj_vec *out, uint64_t *tested)
+{
+    const qcj_band *b0 = &s->band[0], *b1 = &s->band[1];
+    size_t len = 0;
+    uint64_t pairs = 0;
+    for (size_t i = 0; i < sp->count; i++) {
+        const uint32_t x = deposit(sp->subset[i], set);      /* [split by deposit] */
+        const uint32_t k0 = qcj_rank_of(r, x), k1 = qcj_rank_of(r, set ^ x);
+        const uint32_t lo0 = b0->offsets[k0], n0 = b0->offsets[k0 + 1] - lo0;
+        const uint32_t lo1 = b1->offsets[k1], n1 = b1->offsets[k1 + 1] - lo1;
+        if (n0 == 0 || n1 == 0)
+            continue;
+        uint64_t *o = qcj_vec_reserve(out, (len + (size_t)n0 * n1 + 8) * sizeof *o);
+        if (!o)
+            return SIZE_MAX;
+        pairs += (uint64_t)n0 * n1;
+        /* the shorter list one entry at a time, the longer in the vectors */
+        const uint64_t *in_a = b0->inner + lo0, *bo_a = b0->border + lo0;
+        const uint64_t *in_b = b1->inner + lo1, *bo_b = b1->border + lo1;
+        uint32_t na = n0, nb = n1;
+        if (na > nb) {
+            const uint64_t *t = in_a;
+            in_a = in_b;
+            in_b = t;
+            t = bo_a;
+            bo_a = bo_b;
+            bo_b = t;
+            na = n1;
+            nb = n0;
+        }
+        for (uint32_t e = 0; e < na; e++)
+            len += pair_one(in_a[e], bo_a[e], in_b, bo_b, nb, o + len);
+    }
+    *tested += pairs;
+    return len;
 }

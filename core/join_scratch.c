@@ -2,10 +2,10 @@
  * join_scratch.c — the join engine's per-thread working memory, reused from
  * unit to unit.
  *
- * A unit needs tens of MiB of lists and buckets.  Allocating and freeing
- * them per unit hands the pages back to the kernel every time, and touching
- * fresh pages again (page faults, zeroing) cost a quarter of the run at
- * N=16.  So a plan keeps a small pool of scratch sets: a unit takes one
+ * A unit needs its band lists and rank tables (MiB at N=20) and the halves
+ * of one column set at a time.  Allocating and freeing them per unit hands
+ * the pages back to the kernel every time, and touching fresh pages again
+ * (page faults, zeroing) cost a quarter of the run at N=16.  So a plan keeps a small pool of scratch sets: a unit takes one
  * (or makes one), grows its buffers as needed, and gives it back.  There
  * are never more sets than units counted at once (threads), each as large
  * as the largest unit it has counted; qc_plan_free frees them all.  The
@@ -16,19 +16,6 @@
 #include <stdlib.h>
 
 #include "join.h"
-
-void *qcj_buffer_get(qcj_buffer *b, size_t bytes)
-{
-    if (bytes == 0)
-        bytes = 1;
-    if (b->bytes < bytes) {
-        free(b->p);                 /* contents are not kept: no copy */
-        size_t want = b->bytes * 2 > bytes ? b->bytes * 2 : bytes;
-        b->p = malloc(want);
-        b->bytes = b->p ? want : 0;
-    }
-    return b->p;
-}
 
 static void lock(qcj_pool *pool)
 {
@@ -55,10 +42,12 @@ qcj_scratch *qcj_pool_take(qcj_pool *pool)
 
 static void scratch_free(qcj_scratch *s)
 {
-    qcj_halves_free(&s->tops);
-    qcj_halves_free(&s->bottoms);
-    for (int i = 0; i < QCJ_BUFFERS; i++)
-        free(s->buffer[i].p);
+    qcj_side_free(&s->side[0]);
+    qcj_side_free(&s->side[1]);
+    qcj_vec *vecs[] = {&s->band_tmp[0], &s->band_tmp[1], &s->band_tmp[2], &s->raw[0], &s->raw[1],
+                       &s->low[0], &s->low[1], &s->off[0], &s->off[1], &s->fold, &s->fold_off};
+    for (size_t i = 0; i < sizeof vecs / sizeof *vecs; i++)
+        free(vecs[i]->p);
     free(s);
 }
 
@@ -66,8 +55,6 @@ void qcj_pool_give(qcj_pool *pool, qcj_scratch *s)
 {
     if (!s)
         return;
-    s->tops.len = s->bottoms.len = 0;
-    s->tops.failed = s->bottoms.failed = 0;
     lock(pool);
     int kept = pool->count < QCJ_POOL_SLOTS;
     if (kept)

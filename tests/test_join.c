@@ -1,8 +1,9 @@
 /*
  * test_join.c — unit tests of the join engine's building blocks, each
  * against a slow independent check: border signatures (halves and middle
- * row) against coordinate geometry, the half enumeration against a
- * textbook backtracker, column keys, the disjoint-pair counters (vector and
+ * row, and between the bands of a half) against coordinate geometry, column
+ * ranks, the halves built from bands against a textbook backtracker,
+ * column keys, the disjoint-pair counters (vector and
  * portable) against a scalar loop, and the symmetry weights against orbits
  * computed by brute force.  Then the engine against the halving engine.
  */
@@ -48,6 +49,21 @@ static void test_signatures(void)
                         CHECK(diag == shared, "n=%d (%d,%d) (%d,%d): diagonal %d, signature %d",
                               n, r1, c1, r2, c2, diag, shared);
                     }
+        /* the two bands of each half: inner bits shared exactly when a
+         * diagonal is */
+        for (int half = 0; half < 2; half++) {
+            const int r0 = half ? g.b0 : 0, split = g.split[half], r1 = half ? n : g.h;
+            CHECK(split - r0 == (half ? g.h - g.band_rows : g.band_rows), "n=%d band rows", n);
+            for (int ra = r0; ra < split; ra++)
+                for (int rb = split; rb < r1; rb++)
+                    for (int ca = 0; ca < n; ca++)
+                        for (int cb = 0; cb < n; cb++) {
+                            int diag = ra + ca == rb + cb || ra - ca == rb - cb;
+                            int shared = (g.inner_sig[ra][ca] & g.inner_sig[rb][cb]) != 0;
+                            CHECK(diag == shared, "n=%d inner (%d,%d) (%d,%d): diagonal %d, bits %d",
+                                  n, ra, ca, rb, cb, diag, shared);
+                        }
+        }
     }
 }
 
@@ -70,85 +86,127 @@ static void test_colkey(void)
         }
 }
 
-/* Textbook enumeration of the placements of rows r0..r1-1 (coordinates,
- * no bitmasks), filtered by the pattern rule; sums a digest of each. */
+/* Textbook enumeration of the halves of rows r0..r1-1 on exactly the
+ * columns `set` (coordinates, no bitmasks); sums a digest of each border
+ * signature. */
 typedef struct slow_sum {
     uint64_t count, digest;
 } slow_sum;
 
-static uint64_t digest_of(uint32_t colkey, uint64_t sig)
+static uint64_t digest_of(uint64_t sig)
 {
-    uint64_t x = sig * 0x9e3779b97f4a7c15ULL ^ ((uint64_t)colkey << 20);
+    uint64_t x = sig * 0x9e3779b97f4a7c15ULL;
     return x ^ (x >> 29);
 }
 
-static void slow_halves(const qcj_geometry *g, int r0, int r1, int row, int *col, uint32_t pattern,
-                        int slack, uint32_t min_pattern, slow_sum *out)
+static void slow_halves(const qcj_geometry *g, int r0, int r1, int row, int *col, uint32_t set,
+                        slow_sum *out)
 {
-    const int n = g->n;
     if (row == r1) {
-        uint32_t cols = 0, block = 0;
         uint64_t sig = 0;
-        for (int c = g->unit_lo; c < g->unit_hi; c++)
-            block |= 1u << c;
-        for (int r = r0; r < r1; r++) {
-            cols |= 1u << col[r];
+        for (int r = r0; r < r1; r++)
             sig |= g->cell_sig[r][col[r]];
-        }
-        uint32_t inside = cols & block;
-        if ((inside & ~pattern) || __builtin_popcount(pattern & ~inside) > slack || inside < min_pattern)
-            return;
-        /* the expected key: outside columns squeezed, inside ones above */
-        uint32_t key = qcj_colkey(g, cols & ~block);
-        for (int c = g->unit_lo; c < g->unit_hi; c++)
-            if (inside >> c & 1u)
-                key |= 1u << (n - (g->unit_hi - g->unit_lo) + c - g->unit_lo);
         out->count++;
-        out->digest += digest_of(key, sig);
+        out->digest += digest_of(sig);
         return;
     }
-    for (int c = 0; c < n; c++) {
+    for (int c = 0; c < g->n; c++) {
+        if (!(set >> c & 1u))
+            continue;
         int ok = 1;
         for (int r = r0; r < row; r++)
             if (col[r] == c || col[r] - c == r - row || col[r] - c == row - r)
                 ok = 0;
         if (ok) {
             col[row] = c;
-            slow_halves(g, r0, r1, row + 1, col, pattern, slack, min_pattern, out);
+            slow_halves(g, r0, r1, row + 1, col, set, out);
         }
     }
 }
 
+/* Ranks: a bijection from the sets of r of t columns onto 0..C(t,r)-1. */
+static void test_rank(void)
+{
+    static qcj_rank rk;
+    qcj_rank_init(&rk);
+    CHECK(rk.binom[32][16] == 601080390u, "C(32,16) = %u", rk.binom[32][16]);
+    static unsigned char seen[1 << 20];
+    for (int t = 0; t <= 20; t++)
+        for (int r = 0; r <= t && r <= 16; r += (t > 16 ? 5 : 1)) {
+            uint32_t ranks = rk.binom[t][r];
+            memset(seen, 0, ranks);
+            int bad = 0;
+            for (uint32_t x = 0; x < 1u << t; x++) {
+                if (__builtin_popcount(x) != r)
+                    continue;
+                uint32_t k = qcj_rank_of(&rk, x);
+                bad += k >= ranks || seen[k]++;
+            }
+            CHECK(bad == 0, "t=%d r=%d: ranks not one-to-one onto 0..%u", t, r, ranks - 1);
+        }
+    /* the top byte too: sets of up to 16 columns anywhere in 32 */
+    for (int i = 0; i < 2000; i++) {
+        uint32_t x = (uint32_t)next_random() & (uint32_t)next_random(), y = x;
+        while (__builtin_popcount(x) > 16)
+            x &= x - 1;
+        y = x;
+        uint64_t want = 0;
+        for (int j = 0; y; j++, y &= y - 1)
+            want += rk.binom[__builtin_ctz(y)][j + 1];
+        CHECK(qcj_rank_of(&rk, x) == want, "rank of %x", x);
+    }
+}
+
+/* The halves of each column set, built by joining bands, against the
+ * textbook enumeration: every unit pattern, both sides, every set. */
 static void test_halves(void)
 {
-    for (int n = 1; n <= 9; n++)
+    static qcj_rank rk;
+    qcj_rank_init(&rk);
+    for (int n = 1; n <= 11; n++)
         for (int m = n % 2; m <= n && m <= 5; m += 2) {
             qcj_geometry g;
             qcj_geometry_init(&g, n, m, 2, m == 1);
+            qcj_splits sp[2];
+            CHECK(qcj_splits_init(&sp[0], g.h, g.band_rows) == 0
+                  && qcj_splits_init(&sp[1], g.h, g.h - g.band_rows) == 0, "splits");
+            const uint32_t full = (1u << n) - 1u;
+            const uint32_t block = ((1u << m) - 1u) << g.unit_lo;
             for (uint32_t bits = 0; bits < 1u << m; bits++) {
-                uint32_t q = bits << g.unit_lo;
-                for (int slack = 0; slack <= 1; slack++) {
-                    uint32_t minp = slack ? (uint32_t)(next_random() % (1u << m)) << g.unit_lo : 0;
-                    for (int half = 0; half < 2; half++) {
-                        int r0 = half ? g.b0 : 0, r1 = half ? n : g.h;
-                        qcj_halves list = {0};
-                        uint64_t placed = 0;
-                        qcj_halves_enumerate(&g, r0, r1, q, slack, minp, &list, &placed);
-                        slow_sum want = {0, 0}, got = {(uint64_t)list.len, 0};
-                        for (size_t i = 0; i < list.len; i++)
-                            got.digest += digest_of(list.colkey[i], list.sig[i]);
+                const uint32_t pattern = bits << g.unit_lo;
+                const uint32_t allowed = (full & ~block) | pattern;
+                for (int bottom = 0; bottom < 2; bottom++) {
+                    qcj_side side = {0};
+                    qcj_vec tmp[3] = {{0}}, out = {0};
+                    uint64_t placed = 0, tested = 0;
+                    int rc = qcj_side_build(&g, &rk, bottom, pattern, &side, tmp, &placed);
+                    CHECK(rc == 0, "n=%d m=%d pattern %x: side not built", n, m, pattern);
+                    const int r0 = bottom ? g.b0 : 0, r1 = bottom ? n : g.h;
+                    for (uint32_t set = 0; rc == 0 && set <= full; set++) {
+                        if ((set & ~allowed) || __builtin_popcount(set) != g.h)
+                            continue;
+                        size_t len = qcj_halves_of(&rk, &sp[bottom], &side,
+                                                   qcj_squeeze(&g, pattern, set), &out, &tested);
+                        slow_sum got = {len, 0}, want = {0, 0};
+                        for (size_t i = 0; i < len && len != SIZE_MAX; i++)
+                            got.digest += digest_of(((uint64_t *)out.p)[i]);
                         int col[32];
-                        slow_halves(&g, r0, r1, r0, col, q, slack, minp, &want);
-                        CHECK(!list.failed && got.count == want.count && got.digest == want.digest,
-                              "n=%d m=%d q=%x slack=%d rows %d..%d: %llu halves, want %llu%s",
-                              n, m, q, slack, r0, r1, (unsigned long long)got.count,
-                              (unsigned long long)want.count,
+                        slow_halves(&g, r0, r1, r0, col, set, &want);
+                        CHECK(got.count == want.count && got.digest == want.digest,
+                              "n=%d m=%d pattern %x %s set %x: %llu halves, want %llu%s", n, m,
+                              pattern, bottom ? "bottom" : "top", set,
+                              (unsigned long long)got.count, (unsigned long long)want.count,
                               got.digest != want.digest ? " (contents differ)" : "");
-                        CHECK(placed >= list.len || r0 == r1, "placements below halves");
-                        qcj_halves_free(&list);
+                        CHECK(tested >= len, "pairs tested below halves");
                     }
+                    qcj_side_free(&side);
+                    for (int i = 0; i < 3; i++)
+                        free(tmp[i].p);
+                    free(out.p);
                 }
             }
+            qcj_splits_free(&sp[0]);
+            qcj_splits_free(&sp[1]);
         }
 }
 
@@ -333,6 +391,7 @@ int main(int argc, char **argv)
 {
     test_signatures();
     test_colkey();
+    test_rank();
     test_halves();
     test_pairs();
     test_weights();
