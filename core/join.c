@@ -20,8 +20,7 @@
  * is its band lists (a few MiB) whatever N.
  * Odd N: both halves have h rows and the middle row h is left over.  Steps
  * 2-3 run over (S, middle column c): the tops of S that spare the middle
- * queen, with its signature ORed in ([middle folded into the top]), against
- * the bottoms of ~S\{c}.
+ * queen against the bottoms of ~S\{c} that spare it ([middle spared]).
  * Units are independent, so threads never wait for each other; memory is
  * per unit (per thread: join_scratch.c) and nothing else is shared but the
  * read-only geometry and rank tables.  Work reported (qc_tally.placements):
@@ -361,12 +360,12 @@ static uint64_t join_groups(const qcj_geometry *g, const groups *top, const grou
     return pairs;
 }
 
-/* Odd N, [middle folded into the top]: copies the tops that spare the
- * middle queen's diagonals (signature mid) into dst, each ORed with mid, so
- * that the hot loop's AND with a bottom also checks the bottom against the
- * middle queen.  A top group sharing a key diagonal with the middle queen
- * is dropped whole. */
-static void fold_middle(const qcj_geometry *g, const groups *src, uint64_t mid, groups *dst)
+/* Odd N, [middle spared]: copies the tops that spare the middle queen's
+ * diagonals (signature mid) into dst; the bottoms are built sparing them
+ * too (qcj_halves_of's avoid), so the hot loop need not test the middle
+ * queen at all.  A top group sharing a key diagonal with it is dropped
+ * whole. */
+static void spare_middle(const qcj_geometry *g, const groups *src, uint64_t mid, groups *dst)
 {
     const uint32_t count = 1u << g->key_bits;
     const uint32_t mid_key = (uint32_t)(mid >> g->key_shift) & (count - 1);
@@ -380,13 +379,13 @@ static void fold_middle(const qcj_geometry *g, const groups *src, uint64_t mid, 
         if (g->wide) {
             for (size_t i = src->off[grp]; i < src->off[grp + 1]; i++) {
                 uint64_t t = src->low64[i];
-                dst->low64[at] = t | mid_low;
+                dst->low64[at] = t;
                 at += (t & mid_low) == 0;      /* kept unless it attacks */
             }
         } else {
             for (size_t i = src->off[grp]; i < src->off[grp + 1]; i++) {
                 uint32_t t = src->low32[i];
-                dst->low32[at] = t | mid32;
+                dst->low32[at] = t;
                 at += (t & mid32) == 0;
             }
         }
@@ -431,11 +430,11 @@ static int count_unit(const join_data *data, size_t unit, qcj_scratch *sc, qc_ta
             const int weight = qcj_set_weight(s, q, data->block, n, data->flip);
             if (weight == 0)
                 continue;
-            size_t nt = qcj_halves_of(rk, &data->splits[0], top, tk | q_sq, &sc->raw[0], &tested);
+            size_t nt = qcj_halves_of(rk, &data->splits[0], top, tk | q_sq, 0, &sc->raw[0], &tested);
             if (nt == 0)
                 continue;
             size_t nb = qcj_halves_of(rk, &data->splits[1], bottom, (~tk & ckmask) | rest_sq,
-                                      &sc->raw[1], &tested);
+                                      0, &sc->raw[1], &tested);
             if (nt == SIZE_MAX || nb == SIZE_MAX)
                 return QC_ENOMEM;
             if (nb == 0)
@@ -456,7 +455,7 @@ static int count_unit(const join_data *data, size_t unit, qcj_scratch *sc, qc_ta
                 continue;
             if (!tops_made) {               /* the tops of s, once */
                 tops_made = 1;
-                nt = qcj_halves_of(rk, &data->splits[0], top, tk | q_sq, &sc->raw[0], &tested);
+                nt = qcj_halves_of(rk, &data->splits[0], top, tk | q_sq, 0, &sc->raw[0], &tested);
                 if (nt == SIZE_MAX)
                     return QC_ENOMEM;
                 if (nt == 0)
@@ -471,14 +470,14 @@ static int count_unit(const join_data *data, size_t unit, qcj_scratch *sc, qc_ta
                 fg.low64 = g->wide ? f : NULL;
             }
             const uint32_t bset = full & ~s & ~(1u << c);
+            const uint64_t mid = g->cell_sig[g->h][c];
             size_t nb = qcj_halves_of(rk, &data->splits[1], bottom, qcj_squeeze(g, rest, bset),
-                                      &sc->raw[1], &tested);
+                                      mid, &sc->raw[1], &tested);
             if (nb == SIZE_MAX)
                 return QC_ENOMEM;
             if (nb == 0)
                 continue;
-            const uint64_t mid = g->cell_sig[g->h][c];
-            fold_middle(g, &tg, mid, &fg);
+            spare_middle(g, &tg, mid, &fg);
             if (fg.off[(size_t)1 << g->key_bits] == 0)
                 continue;
             if (group_halves(g, sc->raw[1].p, nb, &sc->off[1], &sc->low[1], &bg) != 0)

@@ -154,12 +154,14 @@ int qcj_splits_init(qcj_splits *sp, int h, int first_rows);
 void qcj_splits_free(qcj_splits *sp);
 
 /* Writes to out the border signature of every half of side s whose
- * squeezed column set is `set` (h columns): each pair of band placements,
- * first band on a subset of `set` (sp) and second band on the rest, that
- * shares no crossing diagonal.  Returns how many, or SIZE_MAX when out of
- * memory; adds the pairs of band placements tested to *tested. */
+ * squeezed column set is `set` (h columns) and that uses none of the border
+ * diagonals in `avoid` (odd N: the middle queen's): each pair of band
+ * placements, first band on a subset of `set` (sp) and second band on the
+ * rest, that shares no crossing diagonal.  Returns how many, or SIZE_MAX
+ * when out of memory; adds the pairs of band placements tested to
+ * *tested. */
 size_t qcj_halves_of(const qcj_rank *r, const qcj_splits *sp, const qcj_side *s, uint32_t set,
-                     qcj_vec *out, uint64_t *tested);
+                     uint64_t avoid, qcj_vec *out, uint64_t *tested);
 
 /* ---- the hot loop (join_pairs.c) ------------------------------------ */
 

@@ -291,19 +291,22 @@ void qcj_splits_free(qcj_splits *sp)
 /* ---- halves of one column set ----------------------------------------- */
 
 /* The border signatures (bo | border[j]) of the second-list entries j with
- * (in & inner[j]) == 0, written to out; returns how many.  out has room for
- * len + 8 entries (the vector version stores whole vectors). */
+ * (in & inner[j]) == 0 and (border[j] & avoid) == 0, written to out;
+ * returns how many.  out has room for len + 8 entries (the vector version
+ * stores whole vectors). */
 static inline size_t pair_one(uint64_t in, uint64_t bo, const uint64_t *inner,
-                              const uint64_t *border, size_t len, uint64_t *out)
+                              const uint64_t *border, size_t len, uint64_t avoid, uint64_t *out)
 {
     size_t o = 0;
 #if defined(__AVX512F__)
     const __m512i vin = _mm512_set1_epi64((long long)in), vbo = _mm512_set1_epi64((long long)bo);
+    const __m512i vavoid = _mm512_set1_epi64((long long)avoid);
     for (size_t j = 0; j < len; j += 8) {
         const __mmask8 live = len - j >= 8 ? 0xff : (__mmask8)((1u << (len - j)) - 1u);
         const __m512i w = _mm512_maskz_loadu_epi64(live, inner + j);
-        const __mmask8 fit = _mm512_mask_testn_epi64_mask(live, vin, w);
-        const __m512i b = _mm512_maskz_loadu_epi64(fit, border + j);
+        const __mmask8 crossing_ok = _mm512_mask_testn_epi64_mask(live, vin, w);
+        const __m512i b = _mm512_maskz_loadu_epi64(crossing_ok, border + j);
+        const __mmask8 fit = _mm512_mask_testn_epi64_mask(crossing_ok, b, vavoid);
         /* [compress-store] packed in a register, stored whole (a masked
          * compress straight to memory is slow on some cores) */
         _mm512_storeu_si512(out + o, _mm512_maskz_compress_epi64(fit, _mm512_or_si512(b, vbo)));
@@ -312,14 +315,14 @@ static inline size_t pair_one(uint64_t in, uint64_t bo, const uint64_t *inner,
 #else
     for (size_t j = 0; j < len; j++) {
         out[o] = bo | border[j];          /* written always, kept if it fits */
-        o += (in & inner[j]) == 0;
+        o += ((in & inner[j]) | (border[j] & avoid)) == 0;
     }
 #endif
     return o;
 }
 
 size_t qcj_halves_of(const qcj_rank *r, const qcj_splits *sp, const qcj_side *s, uint32_t set,
-                     qcj_vec *out, uint64_t *tested)
+                     uint64_t avoid, qcj_vec *out, uint64_t *tested)
 {
     const qcj_band *b0 = &s->band[0], *b1 = &s->band[1];
     size_t len = 0;
@@ -350,7 +353,8 @@ size_t qcj_halves_of(const qcj_rank *r, const qcj_splits *sp, const qcj_side *s,
             nb = n0;
         }
         for (uint32_t e = 0; e < na; e++)
-            len += pair_one(in_a[e], bo_a[e], in_b, bo_b, nb, o + len);
+            if ((bo_a[e] & avoid) == 0)
+                len += pair_one(in_a[e], bo_a[e], in_b, bo_b, nb, avoid, o + len);
     }
     *tested += pairs;
     return len;
