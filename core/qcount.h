@@ -53,8 +53,9 @@ typedef enum qc_engine_id {
 const char *qc_engine_name(qc_engine_id engine);
 /* Looks a name up; returns QC_OK and sets *out, or QC_EINVAL. */
 int qc_engine_lookup(const char *name, qc_engine_id *out);
-/* The engine used when none is asked for: the fastest one. */
-qc_engine_id qc_engine_default(void);
+/* The engine used for an n-board when none is asked for: the fastest one
+ * measured at that size (join from N=14, eightfold below; plan.c). */
+qc_engine_id qc_engine_default(int n);
 
 /* What counting one work unit found.  solutions is already multiplied by
  * the unit's symmetry weight; placements counts the queens the search put

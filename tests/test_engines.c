@@ -49,7 +49,11 @@ int main(int argc, char **argv)
         use[e] = 1;
     }
 
-    CHECK(qc_engine_default() == QC_ENGINE_JOIN, "the default engine is not join, the fastest");
+    /* the default by measurement (plan.c): join from N=14, eightfold below */
+    CHECK(qc_engine_default(14) == QC_ENGINE_JOIN && qc_engine_default(32) == QC_ENGINE_JOIN,
+          "the default engine from N=14 is not join, the fastest");
+    CHECK(qc_engine_default(13) == QC_ENGINE_EIGHTFOLD && qc_engine_default(1) == QC_ENGINE_EIGHTFOLD,
+          "the default engine below N=14 is not eightfold");
     uint64_t previous[QC_ENGINE_COUNT_] = {0};
     for (int n = lo; n <= hi; n++) {
         qc_u128 r90, r180;

@@ -149,7 +149,7 @@ int qc_mode_finish(int argc, char **argv, int first, qc_options *opts, char *err
         FAIL("%s needs --solve", m->random ? "--random" : "--seed");
     if (!listing && !m->solve && !m->verify)
         return 0;                                   /* counting: N follows */
-    if (opts->threads || opts->json || !opts->bind || opts->engine != qc_engine_default()) {
+    if (opts->threads || opts->json || !opts->bind || opts->engine_given) {
         const char *what = opts->threads ? "--threads" : opts->json ? "--json"
                          : !opts->bind ? "--no-bind" : "--engine";
         FAIL("%s applies to counting, not to %s", what,

@@ -16,9 +16,10 @@ const char qc_usage_text[] =
     "\n"
     "  -t, --threads=K     count on K threads (default: one per core, from hwloc)\n"
     "      --no-bind       do not pin threads to cores\n"
-    "  -e, --engine=NAME   counting engine: join (default, the fastest: meet in\n"
-    "                      the middle), eightfold (all 8 symmetries of the\n"
-    "                      board) or halving (mirror only)\n"
+    "  -e, --engine=NAME   counting engine: join (meet in the middle, the\n"
+    "                      default from N=14), eightfold (all 8 symmetries\n"
+    "                      of the board, the default below 14) or halving\n"
+    "                      (mirror only); dlx and brute are slow oracles\n"
     "  -u, --unique        also print, on a second line, the solutions distinct\n"
     "                      under rotation and reflection (fundamental solutions)\n"
     "  -s, --stats         print placements visited, placements per second,\n"
@@ -108,7 +109,7 @@ static int parse_words(int argc, char **argv, qc_options *opts, char *err, size_
 {
     memset(opts, 0, sizeof *opts);
     opts->bind = 1;
-    opts->engine = qc_engine_default();
+    opts->engine = QC_ENGINE_JOIN;     /* replaced by N's default unless -e */
     opterr = 0;       /* our own one-line messages, not getopt's */
     optind = 0;       /* GNU: full re-initialisation, so we can parse twice */
     long v;
@@ -126,6 +127,7 @@ static int parse_words(int argc, char **argv, qc_options *opts, char *err, size_
         case 'e':
             if (qc_engine_lookup(optarg, &opts->engine) != QC_OK)
                 FAIL("unknown engine '%s' (see --help)", optarg);
+            opts->engine_given = 1;
             break;
         case 'j':
             opts->json = 1;
@@ -184,6 +186,8 @@ static int parse_words(int argc, char **argv, qc_options *opts, char *err, size_
         FAIL("board size '%s' out of range (expected %d to %d)", word, QC_N_MIN, QC_N_MAX);
     }
     opts->n = (int)v;
+    if (!opts->engine_given)
+        opts->engine = qc_engine_default(opts->n);
     return 0;
 }
 

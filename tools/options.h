@@ -24,7 +24,8 @@ typedef struct qc_options {
     int threads;          /* 0: hwloc's core count */
     int bind;
     int json;
-    qc_engine_id engine;
+    qc_engine_id engine;  /* N's default (qc_engine_default) unless given */
+    int engine_given;     /* -e/--engine was on the command line          */
     int unique;           /* also print the fundamental count (A002562)  */
     int stats;            /* print placements and rates on stderr         */
     const char *checkpoint;   /* --checkpoint FILE: the ledger, or NULL */
