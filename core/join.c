@@ -152,17 +152,19 @@ static int join_unit_cols(int n)
 
 /* Group key bits k: the more, the fewer pairs the hot loop tests (each key
  * diagonal drops about a quarter of them), but the smaller the groups and
- * the more of each vector is a ragged tail (and on odd N each group is
- * filtered once per middle column).  Measured best: 4 up to N=17 (about
- * 1200 halves per column set at N=16), 7 at N=18, 6 at N=19, 8 beyond;
- * and never fewer than leave the ANDed rest 32 bits wide. */
+ * the more of each vector is a ragged tail (and on odd N the tops are
+ * filtered and the bottoms grouped once per middle column).  Measured best
+ * (one thread, a sample of the units from N=19 on): 4 up to N=17, 7 at
+ * N=18, 6 at N=19, 9-10 at N=20, 10 at N=21, 12 at N=22: N-10 for even N
+ * from 20; never fewer than leave the ANDed rest 32 bits wide (odd N >= 21
+ * needs 2N-32), and at most 16. */
 static int join_key_bits(int n)
 {
     int slots = n % 2 ? 2 * n : 2 * (n - 1);
-    int k = n <= 17 ? 4 : n == 18 ? 7 : n == 19 ? 6 : 8;
+    int k = n <= 17 ? 4 : n == 18 ? 7 : n == 19 ? 6 : n % 2 == 0 ? n - 10 : 10;
     if (slots - k > 32)
         k = slots - 32;
-    return k > 8 ? 8 : k;
+    return k > 16 ? 16 : k;
 }
 
 static double binomial(int n, int k)

@@ -21,6 +21,8 @@
  *                      h bits deposited onto S's bits (PDEP);
  *   [compress-store]   AVX-512 tests 8 pairs at once and packs the border
  *                      signatures of those that fit into the output;
+ *   [short lists held] a list of up to 16 stays in two registers while the
+ *                      other list's entries are tested against it;
  *   [last row at once] a band's last row is written out in one loop.
  */
 #include <stdlib.h>
@@ -321,6 +323,9 @@ static inline size_t pair_one(uint64_t in, uint64_t bo, const uint64_t *inner,
     return o;
 }
 
+/* The longest vector-side list filtered on the stack ([middle spared first]). */
+#define SPARED_MAX 512
+
 size_t qcj_halves_of(const qcj_rank *r, const qcj_splits *sp, const qcj_side *s, uint32_t set,
                      uint64_t avoid, qcj_vec *out, uint64_t *tested)
 {
@@ -334,7 +339,7 @@ size_t qcj_halves_of(const qcj_rank *r, const qcj_splits *sp, const qcj_side *s,
         const uint32_t lo1 = b1->offsets[k1], n1 = b1->offsets[k1 + 1] - lo1;
         if (n0 == 0 || n1 == 0)
             continue;
-        uint64_t *o = qcj_vec_reserve(out, (len + (size_t)n0 * n1 + 8) * sizeof *o);
+        uint64_t *o = qcj_vec_reserve(out, (len + (size_t)n0 * n1 + 16) * sizeof *o);
         if (!o)
             return SIZE_MAX;
         pairs += (uint64_t)n0 * n1;
@@ -352,6 +357,51 @@ size_t qcj_halves_of(const qcj_rank *r, const qcj_splits *sp, const qcj_side *s,
             na = n1;
             nb = n0;
         }
+        /* [middle spared first] with a middle queen to spare, drop the
+         * vector side's entries that attack it before pairing (about half
+         * of them), so they are not tested once per entry of the other */
+        uint64_t spare_in[SPARED_MAX + 8], spare_bo[SPARED_MAX + 8];
+        if (avoid && nb <= SPARED_MAX && na > 1) {
+            uint32_t kept = 0;
+            for (uint32_t j = 0; j < nb; j++) {
+                spare_in[kept] = in_b[j];
+                spare_bo[kept] = bo_b[j];
+                kept += (bo_b[j] & avoid) == 0;
+            }
+            in_b = spare_in;
+            bo_b = spare_bo;
+            nb = kept;
+        }
+#if defined(__AVX512F__)
+        if (nb <= 16) {
+            /* [short lists held] the vector side, at most two vectors, is
+             * loaded and spared once for the whole split; each entry of the
+             * other side is then one test and one compress per vector */
+            const __mmask8 live0 = nb >= 8 ? 0xff : (__mmask8)((1u << nb) - 1u);
+            const __mmask8 live1 = nb >= 16 ? 0xff : nb > 8 ? (__mmask8)((1u << (nb - 8)) - 1u) : 0;
+            const __m512i vavoid = _mm512_set1_epi64((long long)avoid);
+            const __m512i w0 = _mm512_maskz_loadu_epi64(live0, in_b);
+            const __m512i w1 = _mm512_maskz_loadu_epi64(live1, in_b + 8);
+            const __m512i v0 = _mm512_maskz_loadu_epi64(live0, bo_b);
+            const __m512i v1 = _mm512_maskz_loadu_epi64(live1, bo_b + 8);
+            const __mmask8 ok0 = _mm512_mask_testn_epi64_mask(live0, v0, vavoid);
+            const __mmask8 ok1 = _mm512_mask_testn_epi64_mask(live1, v1, vavoid);
+            for (uint32_t e = 0; e < na; e++) {
+                if (bo_a[e] & avoid)
+                    continue;
+                const __m512i vin = _mm512_set1_epi64((long long)in_a[e]);
+                const __m512i vbo = _mm512_set1_epi64((long long)bo_a[e]);
+                const __mmask8 fit0 = _mm512_mask_testn_epi64_mask(ok0, vin, w0);
+                const __mmask8 fit1 = _mm512_mask_testn_epi64_mask(ok1, vin, w1);
+                uint64_t *dst = o + len;
+                _mm512_storeu_si512(dst, _mm512_maskz_compress_epi64(fit0, _mm512_or_si512(v0, vbo)));
+                dst += __builtin_popcount(fit0);
+                _mm512_storeu_si512(dst, _mm512_maskz_compress_epi64(fit1, _mm512_or_si512(v1, vbo)));
+                len += (size_t)__builtin_popcount(fit0) + (size_t)__builtin_popcount(fit1);
+            }
+            continue;
+        }
+#endif
         for (uint32_t e = 0; e < na; e++)
             if ((bo_a[e] & avoid) == 0)
                 len += pair_one(in_a[e], bo_a[e], in_b, bo_b, nb, avoid, o + len);
