@@ -133,15 +133,15 @@ void qcj_geometry_init(qcj_geometry *g, int n, int unit_cols, int key_bits, int 
 
 /* ---- the split ------------------------------------------------------ */
 
-/* Unit block width m (same parity as N, so M is centred).  A unit holds
- * about (half placements of the board) / 2^m halves, so m sets the memory
- * of a unit; but the larger m, the more often the upper rows of a half are
- * walked again (once per unit whose pattern they fit).  Measured peaks
- * (one thread, whole process): N=16 m=6 18 MiB, N=17 m=7 76 MiB, N=18 m=8
- * 80 MiB; each step of N multiplies a unit by about 2.1 and each step of m
- * divides it by 2.  m = N-10 up to N=18, then N-8 keeps a unit below about
- * 100 MiB from N=19 on (N=20: m=12, 1000 units).  At most 20 (the plan
- * lists the 2^m patterns once). */
+/* Unit block width m (same parity as N, so M is centred).  A unit keeps
+ * only its band lists, on the t = N-m+|q| columns its sides may use, and
+ * one column set's halves at a time; so m bounds a unit's memory (the
+ * larger m, the fewer columns each band may use) and sets how many units
+ * there are to spread over threads and ranks.  m = N-10 up to N=18, then
+ * N-8 (N=19: 782 units, N=20: 1049, N=24: 16159).  Measured peaks (one
+ * thread, whole process, its first and largest units): N=16 9 MiB, N=18
+ * 23 MiB, N=20 16 MiB, N=22 62 MiB, N=23 77 MiB, N=24 150 MiB, N=26 about
+ * 930 MiB.  At most 20 (the plan lists the 2^m patterns once). */
 static int join_unit_cols(int n)
 {
     int m = n <= 18 ? n - 10 : n - 8;

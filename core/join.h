@@ -14,10 +14,10 @@
  * `(top_sig & bottom_sig) == 0`, and on odd N also no overlap with the
  * middle queen's signature cell_sig[h][c].
  *
- * Files: join_half.c builds the half placements of one column set from
- * band placements,
- * join_pairs.c counts disjoint signature pairs (the hot loop), join_symmetry.c
- * the mirror/flip orbits and their weights, join.c the engine and its units.
+ * Files: join_half.c builds the halves of one column set from band
+ * placements, join_pairs.c counts disjoint signature pairs (the hot loop),
+ * join_symmetry.c the mirror/flip orbits and their weights, join.c the
+ * engine and its units.
  */
 #ifndef QC_JOIN_H
 #define QC_JOIN_H
