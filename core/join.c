@@ -334,32 +334,15 @@ static int group_halves(const qcj_geometry *g, const uint64_t *raw, size_t len, 
     return 0;
 }
 
-/* Pairs (top group tg, bottom group bg) with no shared key diagonal: bg a
- * subset of ~(tg | extra) (the sieve; extra: the middle queen's key bits);
- * pairs counted by the hot loop. */
+/* Pairs (top, bottom) of one column set (pair) with no shared diagonal:
+ * the sieve over key groups and the hot loop (join_pairs.c). */
 static uint64_t join_groups(const qcj_geometry *g, const groups *top, const groups *bottom,
                             uint32_t extra, uint64_t *tested)
 {
-    const uint32_t kmask = (1u << g->key_bits) - 1u;
-    const uint32_t *toff = top->off, *boff = bottom->off;
-    uint64_t pairs = 0;
-    for (uint32_t tg = 0; tg <= kmask; tg++) {
-        const size_t t0 = toff[tg], nt = toff[tg + 1] - t0;
-        if (nt == 0)
-            continue;
-        const uint32_t avail = ~(tg | extra) & kmask;
-        for (uint32_t bg = avail;; bg = (bg - 1) & avail) {
-            const size_t b0 = boff[bg], nb = boff[bg + 1] - b0;
-            if (nb) {
-                *tested += (uint64_t)nt * nb;
-                pairs += g->wide ? qcj_count_disjoint64(top->low64 + t0, nt, bottom->low64 + b0, nb)
-                                 : qcj_count_disjoint32(top->low32 + t0, nt, bottom->low32 + b0, nb);
-            }
-            if (bg == 0)
-                break;
-        }
-    }
-    return pairs;
+    return g->wide ? qcj_join_groups64(top->off, top->low64, bottom->off, bottom->low64,
+                                       g->key_bits, extra, tested)
+                   : qcj_join_groups32(top->off, top->low32, bottom->off, bottom->low32,
+                                       g->key_bits, extra, tested);
 }
 
 /* Odd N, [middle spared]: copies the tops that spare the middle queen's

@@ -171,6 +171,16 @@ uint64_t qcj_count_disjoint32(const uint32_t *tops, size_t nt,
 uint64_t qcj_count_disjoint64(const uint64_t *tops, size_t nt,
                               const uint64_t *bottoms, size_t nb);
 
+/* The sieve and the hot loop together: the halves of one column set on
+ * each side sorted into 2^key_bits groups by their key diagonals (group g
+ * at off[g]..off[g+1]); counts the pairs (top, bottom) with (a & b) == 0
+ * over the group pairs whose keys share nothing, bottom group a subset of
+ * ~(top group | extra).  Adds the pairs tested to *tested. */
+uint64_t qcj_join_groups32(const uint32_t *toff, const uint32_t *tops, const uint32_t *boff,
+                           const uint32_t *bottoms, int key_bits, uint32_t extra, uint64_t *tested);
+uint64_t qcj_join_groups64(const uint32_t *toff, const uint64_t *tops, const uint32_t *boff,
+                           const uint64_t *bottoms, int key_bits, uint32_t extra, uint64_t *tested);
+
 /* ---- symmetry (join_symmetry.c) ------------------------------------- */
 
 /* The columns of set s reflected left-right on an n-board. */

@@ -18,6 +18,13 @@
 /* the portable pair counters, built from the same source without AVX-512 */
 uint64_t qcj_portable_count_disjoint32(const uint32_t *, size_t, const uint32_t *, size_t);
 uint64_t qcj_portable_count_disjoint64(const uint64_t *, size_t, const uint64_t *, size_t);
+uint64_t qcj_portable_join_groups32(const uint32_t *, const uint32_t *, const uint32_t *,
+                                   const uint32_t *, int, uint32_t, uint64_t *);
+uint64_t qcj_portable_join_groups64(const uint32_t *, const uint64_t *, const uint32_t *,
+                                   const uint64_t *, int, uint32_t, uint64_t *);
+/* the vector ones with their lane counters summed every 3000 pairs */
+uint64_t qcj_tight_join_groups32(const uint32_t *, const uint32_t *, const uint32_t *,
+                                const uint32_t *, int, uint32_t, uint64_t *);
 
 static int failures;
 #define CHECK(cond, ...) do { if (!(cond)) { failures++; printf("FAIL %s:%d: ", __FILE__, __LINE__); \
@@ -258,6 +265,59 @@ static void test_pairs(void)
     CHECK(qcj_count_disjoint32(zeros, 300, zeros, 1 << 12) == 300ull << 12, "zeros");
 }
 
+/* The sieve over key groups (vector and portable) against a scalar loop
+ * over every pair and its groups' keys. */
+static void test_join_groups(void)
+{
+    enum { MAX = 700 };
+    static uint32_t t32[MAX], b32[MAX];
+    static uint64_t t64[MAX], b64[MAX];
+    for (int round = 0; round < 80; round++) {
+        const int k = round % 6;
+        const uint32_t groups = 1u << k, extra = (uint32_t)next_random() & (groups - 1) & -(round % 3 == 0);
+        uint32_t toff[65], boff[65];
+        size_t nt = 0, nb = 0;
+        for (uint32_t g = 0; g < groups; g++) {   /* ragged groups, some empty */
+            toff[g] = (uint32_t)nt;
+            boff[g] = (uint32_t)nb;
+            nt += (size_t)(next_random() % (MAX / groups));
+            nb += (size_t)(next_random() % (MAX / groups));
+        }
+        toff[groups] = (uint32_t)nt;
+        boff[groups] = (uint32_t)nb;
+        for (size_t i = 0; i < MAX; i++) {
+            t64[i] = next_random() & next_random() & next_random();
+            b64[i] = next_random() & next_random() & next_random();
+            t32[i] = (uint32_t)t64[i];
+            b32[i] = (uint32_t)(b64[i] >> 32);
+        }
+        uint64_t want32 = 0, want64 = 0, want_tested = 0;
+        for (uint32_t tg = 0; tg < groups; tg++)
+            for (uint32_t bg = 0; bg < groups; bg++) {
+                if (bg & (tg | extra))
+                    continue;
+                want_tested += (uint64_t)(toff[tg + 1] - toff[tg]) * (boff[bg + 1] - boff[bg]);
+                for (size_t i = toff[tg]; i < toff[tg + 1]; i++)
+                    for (size_t j = boff[bg]; j < boff[bg + 1]; j++) {
+                        want32 += (t32[i] & b32[j]) == 0;
+                        want64 += (t64[i] & b64[j]) == 0;
+                    }
+            }
+        uint64_t tested[5] = {0};
+        CHECK(qcj_tight_join_groups32(toff, t32, boff, b32, k, extra, &tested[4]) == want32,
+              "groups32, lanes summed often, k=%d", k);
+        CHECK(qcj_join_groups32(toff, t32, boff, b32, k, extra, &tested[0]) == want32, "groups32 k=%d", k);
+        CHECK(qcj_join_groups64(toff, t64, boff, b64, k, extra, &tested[1]) == want64, "groups64 k=%d", k);
+        CHECK(qcj_portable_join_groups32(toff, t32, boff, b32, k, extra, &tested[2]) == want32,
+              "portable groups32 k=%d", k);
+        CHECK(qcj_portable_join_groups64(toff, t64, boff, b64, k, extra, &tested[3]) == want64,
+              "portable groups64 k=%d", k);
+        for (int i = 0; i < 5; i++)
+            CHECK(tested[i] == want_tested, "groups k=%d: %llu pairs tested, want %llu", k,
+                  (unsigned long long)tested[i], (unsigned long long)want_tested);
+    }
+}
+
 /* Weights against brute-force orbits: over the canonical units, the
  * weights of the counted sets add up to the number of all top sets (each
  * orbit once, with its size), and each weight is its orbit's size. */
@@ -408,6 +468,7 @@ int main(int argc, char **argv)
     test_rank();
     test_halves();
     test_pairs();
+    test_join_groups();
     test_weights();
     test_engine();
     if (argc > 1) {          /* the published totals, for test_parameters */
