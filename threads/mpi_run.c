@@ -540,10 +540,10 @@ static int run_rank(rank_state *s, root_books *books, const qc_run_options *opts
             omp_unset_lock(&s->lock);
         }   /* implied barrier: every thread sees the final count */
         if (t == 0) {
-            if (me == 0 && root_messenger(s, books, ranks, counters, &ts[0]) != 0)
-                quit = 1;
-            else
+            if (me != 0)
                 worker_messenger(s, counters, &ts[0]);
+            else if (root_messenger(s, books, ranks, counters, &ts[0]) != 0)
+                quit = 1;
         } else {
             if (bind && topo)
                 qct_topology_pin_thread(topo, first_core + t - 1);
