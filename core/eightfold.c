@@ -424,7 +424,7 @@ static int ef_build(qc_plan *plan)
     return QC_OK;
 }
 
-static void ef_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
+static int ef_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
 {
     const ef_data *data = plan->engine_data;
     const ef_unit *u = &data->units[unit];
@@ -434,6 +434,7 @@ static void ef_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
     uint64_t found = ef_count(&rows, &placed);
     out->solutions = (qc_u128)found * u->weight;
     out->placements = placed;
+    return QC_OK;
 }
 
 static void ef_release(qc_plan *plan)

@@ -383,7 +383,7 @@ static void fold_middle(const qcj_geometry *g, const uint32_t *off, const bucket
     doff[groups] = at;
 }
 
-static void join_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
+static int join_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
 {
     const join_data *data = plan->engine_data;
     const qcj_geometry *g = &data->geo;
@@ -395,7 +395,7 @@ static void join_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
 
     qcj_scratch *sc = qcj_pool_take((qcj_pool *)&data->pool);
     if (!sc)
-        abort();
+        return QC_ENOMEM;
     qcj_halves *tops = &sc->tops, *bottoms = &sc->bottoms;
     qcj_halves_enumerate(g, 0, g->h, q, 0, 0, tops, &placed);
     qcj_halves_enumerate(g, g->b0, n, rest, odd, odd ? q : 0, bottoms, &placed);
@@ -427,9 +427,9 @@ static void join_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
         ok = a && ftoff;
     }
     if (!ok) {
-        /* out of memory inside a pure call that cannot fail: a wrong total
-         * must never come out, so stop here */
-        abort();
+        /* out of memory: the unit fails and counts nothing */
+        qcj_pool_give((qcj_pool *)&data->pool, sc);
+        return QC_ENOMEM;
     }
 
     const uint32_t full = n >= 32 ? 0xffffffffu : (1u << n) - 1u;
@@ -477,6 +477,7 @@ static void join_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
     out->solutions = total;
     /* work done: queens placed in the halves plus pairs of halves tested */
     out->placements = placed + tested;
+    return QC_OK;
 }
 
 static void join_release(qc_plan *plan)
@@ -498,7 +499,10 @@ int qcj_count_with(int n, int unit_cols, int key_bits, int force_wide, qc_u128 *
     *total = 0;
     for (size_t u = 0; u < plan.unit_count; u++) {
         qc_tally t;
-        join_count_unit(&plan, u, &t);
+        if (join_count_unit(&plan, u, &t) != QC_OK) {
+            join_release(&plan);
+            return QC_ENOMEM;
+        }
         *total += t.solutions;
     }
     join_release(&plan);

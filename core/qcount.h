@@ -77,9 +77,15 @@ size_t qc_plan_unit_count(const qc_plan *plan);
 /* A 64-bit digest of the split (engine, N, depth and every unit's
  * pre-placement): two plans with the same fingerprint have the same units. */
 uint64_t qc_plan_fingerprint(const qc_plan *plan);
-/* Counts unit `unit` (< qc_plan_unit_count) from scratch.  Pure: safe to
- * call from many threads at once on the same plan. */
-void qc_plan_count_unit(const qc_plan *plan, size_t unit, qc_tally *out);
+/* Counts unit `unit` (< qc_plan_unit_count) from scratch into *out.  Pure:
+ * safe to call from many threads at once on the same plan.  Returns QC_OK;
+ * QC_ENOMEM when the unit's working memory could not be allocated (a join
+ * unit takes some 100 MiB from N=19 on, for each thread counting one);
+ * QC_EINVAL when unit is out of range.  On an error *out is zero and the
+ * unit is not counted: it must not join a total nor be recorded as done.
+ * (Under qc_run, a unit cut short by the stop flag returns QC_OK with a
+ * partial count, which the scheduler drops.) */
+int qc_plan_count_unit(const qc_plan *plan, size_t unit, qc_tally *out);
 
 /* ---- fundamental solutions (core/symcount.c) ------------------------ */
 
