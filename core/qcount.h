@@ -147,7 +147,11 @@ int qc_topology_cores(void);
 
 /* Counts every unit of plan over opts->threads threads; fills *result.
  * Returns QC_OK, or QC_ESTOP / QC_EHOOK with *result covering the units
- * finished before the stop. */
+ * finished before the stop, or QC_ENOMEM when a unit ran out of memory
+ * (qc_plan_count_unit): that unit is dropped, never passed to unit_done,
+ * no unit starts after it, and *result covers the units finished (those
+ * under way when it failed run to their end and reach unit_done); the
+ * total is then incomplete (result->units < qc_plan_unit_count). */
 int qc_run(const qc_plan *plan, const qc_run_options *opts, qc_result *result);
 
 #ifdef __cplusplus
