@@ -40,7 +40,7 @@ static uint64_t brute_search(int *perm, int n, int row, uint64_t *placed)
     return found;
 }
 
-static void brute_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
+static int brute_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
 {
     int perm[QC_N_MAX];
     const int n = plan->n;
@@ -51,6 +51,7 @@ static void brute_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
     uint64_t placed = 1;
     out->solutions = brute_search(perm, n, 1, &placed);
     out->placements = placed;
+    return QC_OK;
 }
 
 static void brute_release(qc_plan *plan)

@@ -19,7 +19,8 @@
  * attacks on every interior row are one precomputed mask per row.  Rows go
  * in [middle-out order] (ef_rows_build), diagonals are [absolute diagonals]
  * (ef_free), and the loop is the branch-free interleaved kernel (ef_step,
- * ef_count).  Small N needs no special case: N=1 is the one constellation
+ * ef_lanes), which reads the scheduler's stop flag once per subtree
+ * ([stop check], with [deep seeds]).  Small N needs no special case: N=1 is the one constellation
  * (0,0,0,0), fixed by all 8 symmetries (class size 1); N=2, 3 have no
  * legal constellation; units with fewer than 4 rows to fill (N <= 7 only)
  * take the plain loop, ef_count_plain.
@@ -285,9 +286,10 @@ static size_t ef_seeds(const ef_rows *rows, ef_seed *out, uint64_t *placed)
     return count;
 }
 
-static inline void ef_lane_load(ef_lane *ln, const ef_seed *s)
+/* Starts a lane on seed s, whose board holds the queens of the rows above
+ * level d and whose todo the squares of row d to try. */
+static inline void ef_lane_load(ef_lane *ln, const ef_seed *s, int d)
 {
-    const int d = EF_SEED_LEVELS;
     ln->f[d].cols = s->cols;
     ln->f[d].anti = s->anti;
     ln->f[d].main = s->main;
@@ -296,8 +298,6 @@ static inline void ef_lane_load(ef_lane *ln, const ef_seed *s)
     ln->d = d;
 }
 
-/* One placement in one lane, without a branch; adds the last-row squares
- * to *solutions when the queen went on `last`, the next-to-last row. */
 static inline void ef_step(ef_lane *ln, const ef_level *lv, int last, uint64_t *solutions)
 {
     const int d = ln->d;
@@ -324,24 +324,120 @@ static inline void ef_step(ef_lane *ln, const ef_level *lv, int last, uint64_t *
     ln->d = 30 - __builtin_clz(live << 1 | 1);   /* highest live, or -1   */
 }
 
-static uint64_t ef_count(const ef_rows *rows, uint64_t *placements)
+/* ---- [stop check] ----------------------------------------------------
+ *
+ * Under the scheduler (qck_stop_flag set, kernel.h) a unit must end soon
+ * after a stop, and from N~23 one unit runs for minutes.  The flag is read
+ * where a lane takes its next seed, once per subtree: a branch that is
+ * already there and rarely taken.  From the two seed rows alone, a subtree
+ * grows with N without bound, so with a flag the seeds are taken deeper:
+ * [deep seeds] walks the rows between the two seed rows and the last
+ * EF_STOP_ROWS rows one queen at a time and hands the lanes the boards
+ * there.  The last rows searched have about as many free columns as rows
+ * whatever N is, so a subtree of 14 rows is some 10^5 placements at any N
+ * (sampled at N=21, 23, 25, 27 by random descents: means 0.4-2.5 x 10^5,
+ * largest 1.3 x 10^6), a fraction of a millisecond, against some 100 ns
+ * per seed for the walk and the reading (12 rows: a few 10^3, too close;
+ * 16 rows: 10^6-10^7, milliseconds).  Units with at most 16 rows keep
+ * the two seed rows, their subtrees already that small: up to N=19 nothing
+ * changes but the reading (N=20: 153 of 9522 units go deep, from N=21
+ * all); without a flag nothing changes at all.  The
+ * lanes stay full from seed to seed, as before: no extra ragged tails.  A
+ * raised flag ends the unit with a partial count, which the caller drops. */
+#ifndef EF_STOP_ROWS
+#define EF_STOP_ROWS 14
+#endif
+_Static_assert(EF_STOP_ROWS >= 2, "the walk must stop above the two-row finish");
+
+/* Where the lanes take their seeds: the two-row seeds themselves, or
+ * [deep seeds] below them, walked depth-first down to level `top`. */
+typedef struct ef_source {
+    const ef_seed *seeds;     /* the two-row seeds                         */
+    size_t count, next;
+    int top;                  /* deep: the seeds' level, > EF_SEED_LEVELS  */
+    int d;                    /* deep: the level being walked, or below
+                                 EF_SEED_LEVELS when a two-row seed is due */
+    ef_frame f[QC_N_MAX + 2];
+} ef_source;
+
+/* [deep seeds] The next board at level src->top with squares to try on
+ * it, walking down from the two-row seeds; 0 when there is none left.
+ * Every queen placed on the way counts in *placed, as a lane step would
+ * count it, and the same [look-ahead] prunes, so the placements and the
+ * solutions of a unit are the same as with the two-row seeds. */
+static int ef_deep_next(ef_source *src, const ef_level *lv, ef_seed *out, uint64_t *placed)
 {
-    if (rows->levels < EF_LANE_MIN_LEVELS)
-        return ef_count_plain(rows, placements);
-    ef_seed seeds[QC_N_MAX * QC_N_MAX];
+    for (;;) {
+        int d = src->d;
+        if (d < EF_SEED_LEVELS) {
+            if (src->next == src->count)
+                return 0;
+            const ef_seed *s = &src->seeds[src->next++];
+            d = src->d = EF_SEED_LEVELS;
+            src->f[d] = (ef_frame){.todo = s->todo, .cols = s->cols, .anti = s->anti,
+                                   .main = s->main};
+        }
+        ef_frame *fr = &src->f[d];
+        const uint32_t t = fr->todo;
+        if (t == 0) {                       /* row exhausted: back up      */
+            src->d = d - 1;
+            continue;
+        }
+        const uint32_t bit = t & -t;
+        fr->todo = t & (t - 1);
+        (*placed)++;
+        const uint32_t c = fr->cols | bit;
+        const uint64_t a = fr->anti | (uint64_t)bit << lv[d].up;
+        const uint64_t m = fr->main | (uint64_t)bit << lv[d].down;
+        const uint32_t child = ef_free_at(c, a, m, &lv[d + 2])     /* [look-ahead] */
+                             ? ef_free_at(c, a, m, &lv[d + 1]) : 0;
+        if (d + 1 == src->top) {
+            if (child) {
+                *out = (ef_seed){.cols = c, .todo = child, .anti = a, .main = m};
+                return 1;
+            }
+            continue;
+        }
+        src->f[d + 1] = (ef_frame){.todo = child, .cols = c, .anti = a, .main = m};
+        src->d = d + 1;                     /* nothing to try: backs up next */
+    }
+}
+
+static inline int ef_source_next(ef_source *src, const ef_level *lv, int deep, ef_seed *out,
+                                 uint64_t *placed)
+{
+    if (deep)
+        return ef_deep_next(src, lv, out, placed);
+    if (src->next == src->count)
+        return 0;
+    *out = src->seeds[src->next++];
+    return 1;
+}
+
+static inline int ef_stopped(const int *stop)
+{
+    return stop && __atomic_load_n(stop, __ATOMIC_RELAXED);
+}
+
+/* The lanes over every seed of src, at level `level`.  deep and stop are
+ * constants at each call, so each variant compiles to its own loop, and
+ * the one without a flag is the plain kernel. */
+static inline __attribute__((always_inline)) uint64_t
+ef_lanes(const ef_rows *rows, ef_source *src, int level, int deep, const int *stop,
+         uint64_t *placements)
+{
     uint64_t solutions = 0, placed = 0, steps = 0;
-    const size_t seed_count = ef_seeds(rows, seeds, &placed);
     const int last = rows->levels - 2;
     const ef_level *lv = rows->lv;
     ef_lane lanes[EF_LANES];
-    size_t next = 0;
+    ef_seed seed;
     int j;
     for (j = 0; j < EF_LANES; j++) {
         lanes[j].live = 0;
         lanes[j].d = -1;
     }
-    for (j = 0; j < EF_LANES && next < seed_count; j++)
-        ef_lane_load(&lanes[j], &seeds[next++]);
+    for (j = 0; j < EF_LANES && ef_source_next(src, lv, deep, &seed, &placed); j++)
+        ef_lane_load(&lanes[j], &seed, level);
     if (j == EF_LANES) {
         /* all lanes busy: step them in turn, refill the ones that finish */
         for (;;) {
@@ -353,8 +449,10 @@ static uint64_t ef_count(const ef_rows *rows, uint64_t *placements)
             #pragma GCC unroll 8
             for (int k = 0; k < EF_LANES; k++) {
                 if (__builtin_expect(lanes[k].live == 0, 0)) {   /* once a subtree */
-                    if (next < seed_count)
-                        ef_lane_load(&lanes[k], &seeds[next++]);
+                    if (ef_stopped(stop))
+                        goto out;           /* [stop check]: partial       */
+                    if (ef_source_next(src, lv, deep, &seed, &placed))
+                        ef_lane_load(&lanes[k], &seed, level);
                     else
                         starved = 1;
                 }
@@ -364,12 +462,37 @@ static uint64_t ef_count(const ef_rows *rows, uint64_t *placements)
         }
     }
     /* the tail: what is left in each lane, one lane at a time */
-    for (int k = 0; k < EF_LANES; k++)
+    for (int k = 0; k < EF_LANES; k++) {
+        if (ef_stopped(stop))
+            break;
         for (; lanes[k].live; steps++)
             ef_step(&lanes[k], lv, last, &solutions);
+    }
+out:
     /* every step placed one queen; each solution is one more on the last row */
     *placements += placed + steps + solutions;
     return solutions;
+}
+
+static uint64_t ef_count(const ef_rows *rows, uint64_t *placements)
+{
+    if (rows->levels < EF_LANE_MIN_LEVELS)
+        return ef_count_plain(rows, placements);
+    const int *stop = qck_stop_flag;
+    if (ef_stopped(stop))
+        return 0;
+    ef_seed seeds[QC_N_MAX * QC_N_MAX];
+    uint64_t placed = 0;
+    ef_source src = {.seeds = seeds, .count = ef_seeds(rows, seeds, &placed)};
+    *placements += placed;
+    if (!stop)
+        return ef_lanes(rows, &src, EF_SEED_LEVELS, 0, NULL, placements);
+    const int top = rows->levels - EF_STOP_ROWS;
+    if (top <= EF_SEED_LEVELS)
+        return ef_lanes(rows, &src, EF_SEED_LEVELS, 0, stop, placements);
+    src.top = top;
+    src.d = EF_SEED_LEVELS - 1;
+    return ef_lanes(rows, &src, top, 1, stop, placements);
 }
 
 /* Walks all constellations in key order; stores the canonical ones when
@@ -424,7 +547,7 @@ static int ef_build(qc_plan *plan)
     return QC_OK;
 }
 
-static void ef_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
+static int ef_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
 {
     const ef_data *data = plan->engine_data;
     const ef_unit *u = &data->units[unit];
@@ -434,6 +557,7 @@ static void ef_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
     uint64_t found = ef_count(&rows, &placed);
     out->solutions = (qc_u128)found * u->weight;
     out->placements = placed;
+    return QC_OK;
 }
 
 static void ef_release(qc_plan *plan)

@@ -109,7 +109,7 @@ static int halving_build(qc_plan *plan)
     return QC_OK;
 }
 
-static void halving_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
+static int halving_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
 {
     const halving_data *data = plan->engine_data;
     const halving_unit *u = &data->units[unit];
@@ -118,6 +118,7 @@ static void halving_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
                                            plan->n - data->depth, &placed);
     out->solutions = (qc_u128)found * u->weight;
     out->placements = placed;
+    return QC_OK;
 }
 
 static void halving_release(qc_plan *plan)

@@ -378,8 +378,8 @@ static void spare_middle(const qcj_geometry *g, const groups *src, uint64_t mid,
     dst->off[count] = at;
 }
 
-/* Counts unit `unit` into *out; returns QC_OK, QC_ENOMEM, or QC_ESTOP when
- * the thread's stop flag cut it short. */
+/* Counts unit `unit` into *out; returns QC_OK, QC_ENOMEM (*out untouched),
+ * or QC_ESTOP when the thread's stop flag cut it short. */
 static int count_unit(const join_data *data, size_t unit, qcj_scratch *sc, qc_tally *out)
 {
     const qcj_geometry *g = &data->geo;
@@ -479,14 +479,15 @@ done:
     return QC_OK;
 }
 
-static void join_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
+static int join_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
 {
     const join_data *data = plan->engine_data;
     qcj_scratch *sc = qcj_pool_take((qcj_pool *)&data->pool);
     int rc = sc ? count_unit(data, unit, sc, out) : QC_ENOMEM;
     qcj_pool_give((qcj_pool *)&data->pool, sc);
-    if (rc == QC_ENOMEM)
-        abort();    /* no error path from a unit yet: never a wrong total */
+    /* a unit cut short by a stop counted part of its sets: the caller,
+     * who raised the flag, drops it (qcount.h) */
+    return rc == QC_ESTOP ? QC_OK : rc;
 }
 
 static void join_release(qc_plan *plan)
@@ -510,7 +511,10 @@ int qcj_count_with(int n, int unit_cols, int key_bits, int force_wide, qc_u128 *
     *total = 0;
     for (size_t u = 0; u < plan.unit_count; u++) {
         qc_tally t;
-        join_count_unit(&plan, u, &t);
+        if (join_count_unit(&plan, u, &t) != QC_OK) {
+            join_release(&plan);
+            return QC_ENOMEM;
+        }
         *total += t.solutions;
     }
     join_release(&plan);

@@ -41,8 +41,9 @@ static inline uint32_t qck_free(qck_board b, uint32_t full)
 }
 
 /* [stop check] The calling thread's stop flag, or NULL (the default).
- * When set and *flag turns nonzero, qck_count_completions returns early
- * with a PARTIAL count, which the caller must throw away: the scheduler
+ * When set and *flag turns nonzero, qck_count_completions (and the
+ * eightfold engine's search, eightfold.c) returns early with a PARTIAL
+ * count, which the caller must throw away: the scheduler
  * (threads/run.c) sets it on its workers so that a long unit can be
  * interrupted within about a millisecond.  Thread-local, so core/ keeps
  * no shared state and its signatures stay as they are. */

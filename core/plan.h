@@ -13,7 +13,11 @@ typedef struct qc_engine_ops {
     /* Fills plan->units, plan->unit_count and plan->engine_data; returns
      * QC_OK or an error.  plan->n is set before the call. */
     int (*build)(qc_plan *plan);
-    void (*count_unit)(const qc_plan *plan, size_t unit, qc_tally *out);
+    /* Counts one unit (unit < unit_count) into *out, which the caller has
+     * zeroed; returns QC_OK, or QC_ENOMEM when the unit's working memory
+     * could not be had (then *out is left at zero: a failed unit counts
+     * nothing, and the caller must not take it for counted). */
+    int (*count_unit)(const qc_plan *plan, size_t unit, qc_tally *out);
     void (*release)(qc_plan *plan);
 } qc_engine_ops;
 
@@ -36,6 +40,16 @@ extern const qc_engine_ops qc_brute_ops;
 /* A build for engines without a split of their own (the oracles): one
  * unit per first-row column, no symmetry, no engine data. */
 int qc_plan_build_by_first_column(qc_plan *plan);
+
+/* [fault injection] For the tests only, never for a real count: after
+ * qc_plan_fault_arm(k) with k >= 1, the k-th call to qc_plan_count_unit
+ * from then on (counted over all threads) fails with QC_ENOMEM without
+ * counting, as a unit that ran out of memory does, and the trap disarms
+ * itself; k = 0 disarms it.  qc_plan_fault_unit() says which unit that
+ * call was given, or SIZE_MAX while none has failed since the arming.
+ * Disarmed, qc_plan_count_unit pays one relaxed load per unit. */
+void qc_plan_fault_arm(unsigned long k);
+size_t qc_plan_fault_unit(void);
 
 /* Fingerprint accumulation: mixes a 64-bit word into a running digest. */
 static inline uint64_t qc_fingerprint_mix(uint64_t h, uint64_t word)

@@ -78,9 +78,15 @@ size_t qc_plan_unit_count(const qc_plan *plan);
 /* A 64-bit digest of the split (engine, N, depth and every unit's
  * pre-placement): two plans with the same fingerprint have the same units. */
 uint64_t qc_plan_fingerprint(const qc_plan *plan);
-/* Counts unit `unit` (< qc_plan_unit_count) from scratch.  Pure: safe to
- * call from many threads at once on the same plan. */
-void qc_plan_count_unit(const qc_plan *plan, size_t unit, qc_tally *out);
+/* Counts unit `unit` (< qc_plan_unit_count) from scratch into *out.  Pure:
+ * safe to call from many threads at once on the same plan.  Returns QC_OK;
+ * QC_ENOMEM when the unit's working memory could not be allocated (a join
+ * unit takes some 100 MiB from N=19 on, for each thread counting one);
+ * QC_EINVAL when unit is out of range.  On an error *out is zero and the
+ * unit is not counted: it must not join a total nor be recorded as done.
+ * (Under qc_run, a unit cut short by the stop flag returns QC_OK with a
+ * partial count, which the scheduler drops.) */
+int qc_plan_count_unit(const qc_plan *plan, size_t unit, qc_tally *out);
 
 /* ---- fundamental solutions (core/symcount.c) ------------------------ */
 
@@ -142,7 +148,11 @@ int qc_topology_cores(void);
 
 /* Counts every unit of plan over opts->threads threads; fills *result.
  * Returns QC_OK, or QC_ESTOP / QC_EHOOK with *result covering the units
- * finished before the stop. */
+ * finished before the stop, or QC_ENOMEM when a unit ran out of memory
+ * (qc_plan_count_unit): that unit is dropped, never passed to unit_done,
+ * no unit starts after it, and *result covers the units finished (those
+ * under way when it failed run to their end and reach unit_done); the
+ * total is then incomplete (result->units < qc_plan_unit_count). */
 int qc_run(const qc_plan *plan, const qc_run_options *opts, qc_result *result);
 
 #ifdef __cplusplus

@@ -70,17 +70,18 @@ int64_t qc_queens_dlx_each(int n, int (*fn)(const uint32_t *cols, void *ctx), vo
 
 /* Unit c: the solutions with the first-row queen on column c.  The problem
  * is built afresh per call, so calls share nothing (thread-safe). */
-static void dlx_engine_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
+static int dlx_engine_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
 {
     dlx *d = qc_queens_dlx_build(plan->n);
     if (!d)
-        abort();   /* a few kB at N <= 32: out of memory here is fatal */
+        return QC_ENOMEM;   /* a few kB at N <= 32, but still */
     uint64_t choices = 0, found = 0;
     if (dlx_select(d, (int)unit) == 0)
         found = dlx_search(d, NULL, NULL, &choices);
     dlx_free(d);
     out->solutions = found;
     out->placements = choices + 1;             /* the selected queen too */
+    return QC_OK;
 }
 
 static void dlx_engine_release(qc_plan *plan)

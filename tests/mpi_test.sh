@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # mpi_test.sh — qcount under mpirun on this one machine: counts on 1, 2 and 3
 # ranks (one thread each, oversubscribed: 3 ranks fit 2 cores) against
-# known-counts.tsv, more ranks than units, refused runs, and a checkpointed
-# run killed mid-way and resumed on another number of ranks.
+# known-counts.tsv, more ranks than units, refused runs, a checkpointed
+# run killed mid-way and resumed on another number of ranks, and units
+# that run out of memory on a worker or on rank 0.
 #   Usage: mpi_test.sh MPIEXEC QCOUNT KNOWN_TSV CASE
 #   CASE: counts | refuse | big (N=17 on 3 ranks) | resume
+#         | fail (QCOUNT: the qcount_fault test build, see fault_test.sh)
 #
 # Open MPI inside a container or CI runner needs (all set below):
 #   OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  CI runs as root
@@ -130,6 +132,45 @@ resume)
     if [ "$(cat "$tmp/out")" = "$want" ] \
        && grep -qE "^qcount: 2 ranks, 2 threads, ([0-9]+) units \(\1 from the ledger\)" "$tmp/err"; then ok
     else bad "rerun of a finished ledger: out='$(cat "$tmp/out")' err='$(cat "$tmp/err")'"; fi
+    ;;
+fail)
+    # A unit out of memory on one rank (QCOUNT_TEST_FAIL_UNIT=K on that
+    # rank alone: its K-th unit fails) ends the whole job at once: status
+    # 2, nothing on stdout, one line from rank 0 naming the rank, no hang
+    # (the timeout); the ledger keeps what arrived, and a run without the
+    # fault resumes to the exact total.
+    # The failing rank must get work before the others finish it all:
+    # N=16 by halving keeps every rank busy for a second or more, and the
+    # trap is set on the rank's first or second unit (at N=13, 13 ms in
+    # all, a late rank sometimes got fewer units than K and nothing failed).
+    n=16 want=$(known_total 16)
+    ledger=$tmp/ledger
+    # expect_fail NAME PATTERN MPIRUN-ARGS...
+    expect_fail() {
+        local what=$1 pattern=$2; shift 2
+        timeout 120 "$mpiexec" "$@" >"$tmp/out" 2>"$tmp/err"
+        local rc=$?
+        if [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ ! -s "$tmp/out" ] \
+           && [ "$(grep -c '^qcount: ' "$tmp/err")" -eq 1 ] && grep -qE "^qcount: $pattern" "$tmp/err"; then ok
+        else bad "$what: rc=$rc out='$(cat "$tmp/out")' err='$(cat "$tmp/err")'"; fi
+    }
+    args=(--engine halving --threads 1 "$n")
+    expect_fail "a worker's unit fails" "out of memory counting a work unit on rank 1; the count is incomplete" \
+        -np 1 "$qcount" "${args[@]}" : -np 1 env QCOUNT_TEST_FAIL_UNIT=2 "$qcount" "${args[@]}"
+    expect_fail "rank 0's unit fails" "out of memory counting a work unit on rank 0; the count is incomplete" \
+        -np 1 env QCOUNT_TEST_FAIL_UNIT=2 "$qcount" "${args[@]}" : -np 2 "$qcount" "${args[@]}"
+    expect_fail "one rank, its unit fails" "out of memory counting a work unit on rank 0" \
+        -np 1 env QCOUNT_TEST_FAIL_UNIT=1 "$qcount" "${args[@]}"
+    # two threads per rank, a ledger on rank 0, the last of 3 ranks fails
+    args=(--engine halving --threads 2 --quiet --checkpoint "$ledger" "$n")
+    expect_fail "a worker's unit fails, with a ledger" \
+        "out of memory counting a work unit on rank 2: [0-9]+ of [0-9]+ work units are saved in ledger" \
+        -np 2 "$qcount" "${args[@]}" : -np 1 env QCOUNT_TEST_FAIL_UNIT=2 "$qcount" "${args[@]}"
+    timeout 120 "$mpiexec" -np 2 "$qcount" "${args[@]}" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = "$want" ] \
+       && grep -qE "^qcount: 2 ranks, .* units \([1-9][0-9]* from the ledger\)" "$tmp/err"; then ok
+    else bad "resume after a failed unit: rc=$rc out='$(cat "$tmp/out")' err='$(cat "$tmp/err")'"; fi
     ;;
 *)
     echo "mpi_test.sh: unknown case '$case'" >&2

@@ -21,7 +21,7 @@ static qc_tally count_serially(const qc_plan *plan)
     qc_tally sum = {0, 0};
     for (size_t u = 0; u < qc_plan_unit_count(plan); u++) {
         qc_tally t;
-        qc_plan_count_unit(plan, u, &t);
+        CHECK(qc_plan_count_unit(plan, u, &t) == QC_OK, "unit %zu failed", u);
         sum.solutions += t.solutions;
         sum.placements += t.placements;
     }

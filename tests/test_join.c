@@ -408,14 +408,14 @@ static void test_engine(void)
         qc_u128 join_total = 0, halving_total = 0;
         for (size_t u = 0; u < qc_plan_unit_count(a); u++) {
             qc_tally t1, t2;
-            qc_plan_count_unit(a, u, &t1);
-            qc_plan_count_unit(b, u, &t2);
+            CHECK(qc_plan_count_unit(a, u, &t1) == QC_OK, "n=%d unit %zu failed", n, u);
+            CHECK(qc_plan_count_unit(b, u, &t2) == QC_OK, "n=%d unit %zu failed", n, u);
             CHECK(t1.solutions == t2.solutions, "n=%d unit %zu not repeatable", n, u);
             join_total += t1.solutions;
         }
         for (size_t u = 0; u < qc_plan_unit_count(h); u++) {
             qc_tally t;
-            qc_plan_count_unit(h, u, &t);
+            CHECK(qc_plan_count_unit(h, u, &t) == QC_OK, "n=%d halving unit %zu failed", n, u);
             halving_total += t.solutions;
         }
         CHECK(join_total == halving_total, "n=%d: join %llu, halving %llu", n,

@@ -100,7 +100,7 @@ static void test_halving_matches_full(void)
         qc_u128 sum = 0;
         for (size_t u = 0; u < qc_plan_unit_count(plan); u++) {
             qc_tally t;
-            qc_plan_count_unit(plan, u, &t);
+            CHECK(qc_plan_count_unit(plan, u, &t) == QC_OK, "n=%d unit %zu failed", n, u);
             sum += t.solutions;
         }
         uint64_t placed = 0;
@@ -135,7 +135,7 @@ static void test_halving_middle_column(void)
         qc_u128 sum = 0;
         for (size_t u = 0; u < qc_plan_unit_count(plan); u++) {
             qc_tally t;
-            qc_plan_count_unit(plan, u, &t);
+            CHECK(qc_plan_count_unit(plan, u, &t) == QC_OK, "n=%d unit %zu failed", n, u);
             sum += t.solutions;
         }
         CHECK(sum == (qc_u128)(2 * left + middle), "n=%d: halving %llu, want 2*%ld + %ld", n,

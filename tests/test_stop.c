@@ -4,15 +4,28 @@
  * raised flag cuts a count short and the run reports QC_ESTOP; units known
  * in advance are added, not recounted, and every other unit reaches
  * unit_done exactly once; a failing unit_done stops the run (QC_EHOOK).
+ * The eightfold engine's stop check as the kernel's: a zero flag changes
+ * no unit's tally, on the two-row seeds and on [deep seeds] (eightfold.c
+ * built again with 2 and 4 stop rows, so that small boards take them); a
+ * flag raised before a unit ends it at once, and one raised while a unit
+ * runs (N=19) cuts it short (how soon is printed, not tested: timings
+ * belong in the benchmarks).  The join engine: a zero flag changes no
+ * tally, a raised one lets a unit pair no column set.
  * Usage: test_stop KNOWN_TSV
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "kernel.h"
 #include "known.h"
+#include "plan.h"
 #include "qcount.h"
+
+/* eightfold.c built with EF_STOP_ROWS 2 and 4 (tests/CMakeLists.txt) */
+extern const qc_engine_ops qc_eightfold_deep2_ops, qc_eightfold_deep4_ops;
 
 static int failures;
 #define CHECK(cond) do { if (!(cond)) { failures++; \
@@ -32,7 +45,7 @@ static int known_even(void *ctx, size_t unit, qc_tally *out)
     hooks *h = ctx;
     if (unit % 2)
         return 0;
-    qc_plan_count_unit(h->plan, unit, out);
+    CHECK(qc_plan_count_unit(h->plan, unit, out) == QC_OK);
     return 1;
 }
 
@@ -40,11 +53,179 @@ static int record(void *ctx, size_t unit, const qc_tally *t)
 {
     hooks *h = ctx;
     qc_tally want;
-    qc_plan_count_unit(h->plan, unit, &want);
+    CHECK(qc_plan_count_unit(h->plan, unit, &want) == QC_OK);
     CHECK(want.solutions == t->solutions && want.placements == t->placements);
     h->done_calls[unit]++;
     h->calls++;
     return h->fail_after && h->calls >= h->fail_after ? -1 : 0;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int same(qc_tally a, qc_tally b)
+{
+    return a.solutions == b.solutions && a.placements == b.placements;
+}
+
+/* Every unit of the eightfold plans N=1..14: no flag, a zero flag, and the
+ * deep-seed builds under a zero flag give the same tally; a raised flag
+ * gives nothing at all (N >= 8: no unit there takes the plain loop). */
+static void eightfold_flags(const known_count *known)
+{
+    const qc_engine_ops *deep[] = {&qc_eightfold_deep2_ops, &qc_eightfold_deep4_ops};
+    for (int n = 1; n <= 14; n++) {
+        qc_plan *plan;
+        if (qc_plan_create(&plan, n, QC_ENGINE_EIGHTFOLD) != QC_OK) {
+            CHECK(0);
+            continue;
+        }
+        int zero = 0, one = 1, mismatches = 0, leaks = 0;
+        qc_u128 sum = 0;
+        for (size_t u = 0; u < qc_plan_unit_count(plan); u++) {
+            qc_tally plain, t;
+            qck_stop_flag = NULL;
+            CHECK(qc_plan_count_unit(plan, u, &plain) == QC_OK);
+            sum += plain.solutions;
+            qck_stop_flag = &zero;
+            CHECK(qc_plan_count_unit(plan, u, &t) == QC_OK);
+            mismatches += !same(plain, t);
+            for (int d = 0; d < 2; d++) {
+                memset(&t, 0, sizeof t);
+                CHECK(deep[d]->count_unit(plan, u, &t) == QC_OK);
+                mismatches += !same(plain, t);
+            }
+            qck_stop_flag = &one;
+            for (int d = 0; d < 3; d++) {
+                memset(&t, 0, sizeof t);
+                if (d == 2)
+                    CHECK(qc_plan_count_unit(plan, u, &t) == QC_OK);
+                else
+                    CHECK(deep[d]->count_unit(plan, u, &t) == QC_OK);
+                leaks += n >= 8 && (t.solutions != 0 || t.placements != 0);
+            }
+            qck_stop_flag = NULL;
+        }
+        if (mismatches || leaks)
+            fprintf(stderr, "eightfold n=%d: %d tallies changed by a zero flag, %d units counted "
+                    "under a raised one\n", n, mismatches, leaks);
+        CHECK(mismatches == 0 && leaks == 0);
+        CHECK(sum == known[n].total);
+        qc_plan_free(plan);
+    }
+}
+
+typedef struct long_unit {
+    const qc_plan *plan;
+    int flag;           /* the stop flag, raised by the main thread */
+    int done;
+    double ended;
+    qc_tally t;
+} long_unit;
+
+static void *count_long_unit(void *p)
+{
+    long_unit *lu = p;
+    qck_stop_flag = &lu->flag;
+    qc_plan_count_unit(lu->plan, 0, &lu->t);
+    qck_stop_flag = NULL;
+    lu->ended = now();
+    __atomic_store_n(&lu->done, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+/* Unit 0 (a corner constellation, among the largest) of the eightfold
+ * N-plan, stopped after `wait` seconds while it runs: it must come back cut
+ * short, with less work done than `whole` (the unit counted unstopped).
+ * How soon it came back is printed, not tested: timings belong in the
+ * benchmarks (a subtree takes well under a millisecond in a Release
+ * build).  A unit that had already ended when the flag rose proves
+ * nothing, and is reported as skipped. */
+static void eightfold_stop_while_running(int n, double wait, qc_tally whole)
+{
+    qc_plan *plan;
+    if (qc_plan_create(&plan, n, QC_ENGINE_EIGHTFOLD) != QC_OK) {
+        CHECK(0);
+        return;
+    }
+    long_unit lu = {.plan = plan};
+    pthread_t th;
+    if (pthread_create(&th, NULL, count_long_unit, &lu) != 0) {
+        CHECK(0);
+        qc_plan_free(plan);
+        return;
+    }
+    struct timespec pause = {(time_t)wait, (long)((wait - (double)(time_t)wait) * 1e9)};
+    nanosleep(&pause, NULL);
+    int running = !__atomic_load_n(&lu.done, __ATOMIC_ACQUIRE);
+    double raised = now();
+    __atomic_store_n(&lu.flag, 1, __ATOMIC_RELAXED);
+    pthread_join(th, NULL);
+    if (!running) {
+        fprintf(stderr, "eightfold n=%d: unit 0 ended before the stop; skipped\n", n);
+    } else {
+        fprintf(stderr, "eightfold n=%d: unit 0 ended %.4f s after the stop, %llu of %llu "
+                "placements done\n", n, lu.ended - raised, (unsigned long long)lu.t.placements,
+                (unsigned long long)whole.placements);
+        CHECK(lu.t.placements < whole.placements);
+    }
+    qc_plan_free(plan);
+}
+
+/* The same unit counted whole under a zero flag, and its time in this
+ * build (to raise the flag a tenth of the way in). */
+static qc_tally eightfold_unit_whole(int n, double *seconds)
+{
+    qc_tally t = {0, 0};
+    qc_plan *plan;
+    if (qc_plan_create(&plan, n, QC_ENGINE_EIGHTFOLD) != QC_OK)
+        return t;
+    int zero = 0;
+    qck_stop_flag = &zero;
+    double t0 = now();
+    CHECK(qc_plan_count_unit(plan, 0, &t) == QC_OK);
+    *seconds = now() - t0;
+    qck_stop_flag = NULL;
+    qc_plan_free(plan);
+    return t;
+}
+
+/* join: a zero flag changes no unit's tally; a flag raised before a unit
+ * lets it count no column set (its bands are built, nothing is paired). */
+static void join_flags(const known_count *known)
+{
+    for (int n = 1; n <= 16; n++) {
+        qc_plan *plan;
+        if (qc_plan_create(&plan, n, QC_ENGINE_JOIN) != QC_OK) {
+            CHECK(0);
+            continue;
+        }
+        int zero = 0, one = 1, mismatches = 0, leaks = 0;
+        qc_u128 sum = 0;
+        for (size_t u = 0; u < qc_plan_unit_count(plan); u++) {
+            qc_tally plain, t;
+            qck_stop_flag = NULL;
+            CHECK(qc_plan_count_unit(plan, u, &plain) == QC_OK);
+            sum += plain.solutions;
+            qck_stop_flag = &zero;
+            CHECK(qc_plan_count_unit(plan, u, &t) == QC_OK);
+            mismatches += !same(plain, t);
+            qck_stop_flag = &one;
+            CHECK(qc_plan_count_unit(plan, u, &t) == QC_OK);
+            leaks += t.solutions != 0 || (plain.placements > 0 && t.placements >= plain.placements);
+            qck_stop_flag = NULL;
+        }
+        if (mismatches || leaks)
+            fprintf(stderr, "join n=%d: %d tallies changed by a zero flag, %d units not cut short "
+                    "by a raised one\n", n, mismatches, leaks);
+        CHECK(mismatches == 0 && leaks == 0);
+        CHECK(sum == known[n].total);
+        qc_plan_free(plan);
+    }
 }
 
 static void progress(void *ctx, const qc_progress *p)
@@ -80,6 +261,14 @@ int main(int argc, char **argv)
         if (n > 10)
             CHECK(stopped == 0 && p_stop <= (uint64_t)n);
     }
+
+    eightfold_flags(known);
+    join_flags(known);
+    /* the two-row seeds: N=19's unit 0 (0.2 s in Release) counted whole,
+     * then again stopped a tenth of the way in */
+    double whole_seconds = 0;
+    qc_tally whole = eightfold_unit_whole(19, &whole_seconds);
+    eightfold_stop_while_running(19, whole_seconds / 10, whole);
 
     qc_plan *plan;
     if (qc_plan_create(&plan, 12, QC_ENGINE_HALVING) != QC_OK)
@@ -117,6 +306,15 @@ int main(int argc, char **argv)
     CHECK(r.units < units);
 
     free(h.done_calls);
+    qc_plan_free(plan);
+
+    /* the eightfold engine under qc_run: a raised flag, QC_ESTOP */
+    if (qc_plan_create(&plan, 16, QC_ENGINE_EIGHTFOLD) != QC_OK)
+        return 1;
+    qc_run_options eo = {.threads = 2, .bind = 0, .stop = &stop};
+    stop = 1;
+    CHECK(qc_run(plan, &eo, &r) == QC_ESTOP);
+    CHECK(r.units == 0 && r.total == 0);
     qc_plan_free(plan);
     if (failures)
         fprintf(stderr, "%d checks failed\n", failures);

@@ -18,6 +18,8 @@
  *                                             send me `want` more units"
  *   0 -> worker  WORK [m, m unit indices]    m = 0: nothing is left
  *   worker -> 0  LAST [0, k, k results]      its last results: it is done
+ *   worker -> 0  FAIL [0, k, k results]      its last results: a unit (or
+ *                                             its outbox) ran out of memory
  * A worker keeps one ASK in flight (prefetch) whenever fewer units wait in
  * its queue than its low-water mark, asking enough to fill the queue to
  * twice that, so its threads find the next unit already there instead of
@@ -36,6 +38,14 @@
  * (one thread: serialised by construction), and *stop makes rank 0 return
  * QC_ESTOP at once, without waiting for the workers; the caller then ends
  * the job (MPI_Abort), as the other ranks may be deep inside long units.
+ *
+ * Failures: a unit that runs out of memory (qc_plan_count_unit) is never
+ * reported as counted.  Its rank stops counting (its counters' stop flag),
+ * a worker sends FAIL and then only waits, and rank 0, on a FAIL or a
+ * failure of its own, returns QC_ENOMEM at once, as on a stop: the caller
+ * ends the job, so a failed unit ends the run with an error, never with a
+ * total short of that unit.  A worker never sends LAST after a failure, so
+ * rank 0 cannot finish without hearing of it.
  *
  * Orphans: when the launcher's process on this machine dies (mpirun or
  * orted killed with SIGKILL), Open MPI leaves the ranks running, and a
@@ -58,7 +68,7 @@
 #include "mpi_run.h"
 #include "topology.h"
 
-enum { TAG_ASK = 11, TAG_WORK = 12, TAG_LAST = 13 };
+enum { TAG_ASK = 11, TAG_WORK = 12, TAG_LAST = 13, TAG_FAIL = 14 };
 
 /* A unit's tally on the wire: four 64-bit words. */
 typedef struct wire_result {
@@ -176,7 +186,8 @@ typedef struct rank_state {
     omp_lock_t lock;
     const qc_plan *plan;
     const int *stop;          /* rank 0: the caller's stop flag, or NULL */
-    int halt;                 /* set by rank 0's messenger: counters stop */
+    int halt;                 /* counters stop: set by rank 0's messenger,
+                                 and on any rank by a failure (atomic)    */
     size_t *queue;            /* units waiting on this rank: [head, tail) */
     size_t head, tail, cap;
     int no_more;              /* nothing more will join the queue        */
@@ -184,7 +195,7 @@ typedef struct rank_state {
     size_t out_len, out_cap;
     int counters_running;
     size_t starved;           /* times a counter found the queue empty   */
-    int failed;               /* out of memory somewhere                 */
+    int failed;               /* out of memory on this rank (atomic)     */
 } rank_state;
 
 typedef struct thread_stats {
@@ -193,23 +204,39 @@ typedef struct thread_stats {
     qc_u128 placements;
 } thread_stats;
 
+/* Out of memory on this rank: its counters stop (a unit under way is cut
+ * short through the kernel's stop check and dropped), and its messenger
+ * tells rank 0, which ends the run. */
+static void rank_failed(rank_state *s)
+{
+    __atomic_store_n(&s->failed, 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&s->halt, 1, __ATOMIC_RELAXED);
+}
+
 static void count_one(rank_state *s, size_t unit, thread_stats *mine)
 {
     qc_tally t;
     double t0 = now_seconds();
-    qc_plan_count_unit(s->plan, unit, &t);
+    int rc = qc_plan_count_unit(s->plan, unit, &t);
     mine->busy += now_seconds() - t0;
+    if (rc != QC_OK) {
+        rank_failed(s);   /* the unit counted nothing: never report it */
+        return;
+    }
     if (__atomic_load_n(&s->halt, __ATOMIC_RELAXED))
         return;   /* the kernel may have cut it short: drop it */
-    mine->units++;
-    mine->placements += t.placements;
     wire_result w = {unit, (uint64_t)t.solutions, (uint64_t)(t.solutions >> 64), t.placements};
     omp_set_lock(&s->lock);
-    if (grow((void **)&s->outbox, &s->out_cap, s->out_len + 1, sizeof *s->outbox) == 0)
+    int kept = grow((void **)&s->outbox, &s->out_cap, s->out_len + 1, sizeof *s->outbox) == 0;
+    if (kept)
         s->outbox[s->out_len++] = w;
-    else
-        s->failed = 1;
     omp_unset_lock(&s->lock);
+    if (!kept) {
+        rank_failed(s);
+        return;
+    }
+    mine->units++;
+    mine->placements += t.placements;
 }
 
 /* A counting thread: takes the next queued unit until told nothing more
@@ -278,6 +305,7 @@ static size_t take_outbox(rank_state *s, wire_result **dst, size_t *dst_cap)
 typedef struct root_books {
     const qc_run_options *hooks;   /* unit_done, progress (may be NULL) */
     int hook_failed;
+    int failed_rank;          /* the first rank out of memory, or -1     */
     qc_progress where;
     double start;
     size_t units;             /* the plan's */
@@ -312,8 +340,9 @@ static void absorb(root_books *b, const wire_result *r, size_t n)
 }
 
 /* Rank 0's messenger.  Returns 0 when every worker has sent LAST and its
- * own counters are through; -1 at once when asked to stop or when a hook
- * failed (its counters then stop within a unit, or a kernel stop check). */
+ * own counters are through; -1 at once when asked to stop, when a hook
+ * failed, or when a unit failed here or on a worker (FAIL) (its counters
+ * then stop within a unit, or a kernel stop check). */
 static int root_messenger(rank_state *s, root_books *b, int ranks, int counters,
                            thread_stats *mine)
 {
@@ -326,8 +355,10 @@ static int root_messenger(rank_state *s, root_books *b, int ranks, int counters,
     int lasts = 0, quit = 0;
     long pause = 50;
     for (;;) {
+        if (__atomic_load_n(&s->failed, __ATOMIC_RELAXED) && b->failed_rank < 0)
+            b->failed_rank = 0;
         if ((s->stop && __atomic_load_n(s->stop, __ATOMIC_RELAXED)) || b->hook_failed
-            || lost_launcher()) {
+            || b->failed_rank >= 0 || lost_launcher()) {
             omp_set_lock(&s->lock);
             s->head = s->tail;   /* nothing more for anyone */
             omp_unset_lock(&s->lock);
@@ -366,6 +397,8 @@ static int root_messenger(rank_state *s, root_books *b, int ranks, int counters,
                          MPI_COMM_WORLD);
             } else if (st.MPI_TAG == TAG_LAST) {
                 lasts++;
+            } else if (st.MPI_TAG == TAG_FAIL && b->failed_rank < 0) {
+                b->failed_rank = st.MPI_SOURCE;   /* quits at the top of the loop */
             }
         }
         size_t n = take_outbox(s, &local, &local_cap);
@@ -396,6 +429,19 @@ static int root_messenger(rank_state *s, root_books *b, int ranks, int counters,
 
 /* ---- workers: ask, count, report --------------------------------------- */
 
+/* A message to rank 0 in *msg: [want, k, the k results of the outbox]. */
+static int pack_outbox(rank_state *s, size_t want, uint64_t **msg, size_t *msg_cap,
+                       wire_result **sent, size_t *sent_cap)
+{
+    size_t k = take_outbox(s, sent, sent_cap);
+    if (grow((void **)msg, msg_cap, 2 + k * WIRE_WORDS, sizeof **msg) != 0)
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    (*msg)[0] = want;
+    (*msg)[1] = k;
+    memcpy(*msg + 2, *sent, k * sizeof **sent);
+    return (int)(2 + k * WIRE_WORDS);
+}
+
 static void worker_messenger(rank_state *s, int counters, thread_stats *mine)
 {
     const size_t threads = counters > 0 ? (size_t)counters : 1;
@@ -409,7 +455,7 @@ static void worker_messenger(rank_state *s, int counters, thread_stats *mine)
     if (!reply)
         MPI_Abort(MPI_COMM_WORLD, 2);
     MPI_Request req = MPI_REQUEST_NULL;
-    int in_flight = 0;
+    int in_flight = 0, told = 0;
     long pause = 50;
     for (;;) {
         if (lost_launcher())
@@ -437,6 +483,9 @@ static void worker_messenger(rank_state *s, int counters, thread_stats *mine)
             }
         }
         omp_set_lock(&s->lock);
+        /* read under the lock: a counter fails before it leaves, so a rank
+         * that sees its counters through sees their failure too */
+        int failed = __atomic_load_n(&s->failed, __ATOMIC_RELAXED);
         size_t queued = s->tail - s->head;
         int no_more = s->no_more;
         if (s->starved != starved && !in_flight) {
@@ -447,21 +496,27 @@ static void worker_messenger(rank_state *s, int counters, thread_stats *mine)
         }
         int through = no_more && s->counters_running == 0 && queued == 0;
         omp_unset_lock(&s->lock);
+        if (failed) {
+            /* out of memory here: send what was counted, then wait for
+             * rank 0 to end the job; never LAST, never another ASK */
+            if (!told) {
+                int words = pack_outbox(s, 0, &msg, &msg_cap, &sent, &sent_cap);
+                MPI_Send(msg, words, MPI_UINT64_T, 0, TAG_FAIL, MPI_COMM_WORLD);
+                told = 1;
+            }
+            messenger_nap(0, &pause);
+            continue;
+        }
         int ask = !in_flight && !no_more && queued < low;
         if (ask || through) {
-            size_t k = take_outbox(s, &sent, &sent_cap);
-            if (grow((void **)&msg, &msg_cap, 2 + k * WIRE_WORDS, sizeof *msg) != 0)
-                MPI_Abort(MPI_COMM_WORLD, 2);
-            msg[0] = ask ? 2 * low - queued : 0;
-            msg[1] = k;
-            memcpy(msg + 2, sent, k * sizeof *sent);
+            int words = pack_outbox(s, ask ? 2 * low - queued : 0, &msg, &msg_cap, &sent,
+                                    &sent_cap);
             if (ask) {
                 /* post the receive first: the reply may come at once */
                 MPI_Irecv(reply, (int)(most + 1), MPI_UINT64_T, 0, TAG_WORK, MPI_COMM_WORLD, &req);
                 in_flight = 1;
             }
-            MPI_Send(msg, (int)(2 + k * WIRE_WORDS), MPI_UINT64_T, 0,
-                     ask ? TAG_ASK : TAG_LAST, MPI_COMM_WORLD);
+            MPI_Send(msg, words, MPI_UINT64_T, 0, ask ? TAG_ASK : TAG_LAST, MPI_COMM_WORLD);
             progressed = 1;
             if (through)
                 break;
@@ -506,10 +561,13 @@ static int machine_share(int *group)
     return k;
 }
 
-/* Runs this rank's messenger and counting threads; fills its stats. */
+/* Runs this rank's messenger and counting threads; fills its stats.  Sets
+ * *alone when rank 0 quit at once (a stop, a failed hook or unit): then it
+ * returns QC_ESTOP, QC_EHOOK or QC_ENOMEM and the other ranks are not told. */
 static int run_rank(rank_state *s, root_books *books, const qc_run_options *opts,
-                    int me, int ranks, qct_mpi_rank_stats *stats)
+                    int me, int ranks, qct_mpi_rank_stats *stats, int *alone)
 {
+    *alone = 0;
     int group = 1;
     int share = machine_share(&group);
     qct_topology *topo = qct_topology_open_bound();
@@ -540,10 +598,10 @@ static int run_rank(rank_state *s, root_books *books, const qc_run_options *opts
             omp_unset_lock(&s->lock);
         }   /* implied barrier: every thread sees the final count */
         if (t == 0) {
-            if (me == 0 && root_messenger(s, books, ranks, counters, &ts[0]) != 0)
-                quit = 1;
-            else
+            if (me != 0)
                 worker_messenger(s, counters, &ts[0]);
+            else if (root_messenger(s, books, ranks, counters, &ts[0]) != 0)
+                quit = 1;
         } else {
             if (bind && topo)
                 qct_topology_pin_thread(topo, first_core + t - 1);
@@ -570,9 +628,11 @@ static int run_rank(rank_state *s, root_books *books, const qc_run_options *opts
     snprintf(stats->host, sizeof stats->host, "%.*s", (int)sizeof stats->host - 1, host);
     free(ts);
     qct_topology_close(topo);
-    if (quit)
-        return books->hook_failed ? QC_EHOOK : QC_ESTOP;
-    return s->failed ? QC_ENOMEM : QC_OK;
+    if (quit) {
+        *alone = 1;
+        return books->hook_failed ? QC_EHOOK : books->failed_rank >= 0 ? QC_ENOMEM : QC_ESTOP;
+    }
+    return __atomic_load_n(&s->failed, __ATOMIC_RELAXED) ? QC_ENOMEM : QC_OK;
 }
 
 /* ---- agreement before counting ----------------------------------------- */
@@ -648,6 +708,7 @@ int qct_mpi_count(const qc_plan *plan, const qc_run_options *opts, const char *r
     s.plan = plan;
     root_books books;
     memset(&books, 0, sizeof books);
+    books.failed_rank = -1;
     books.units = qc_plan_unit_count(plan);
     books.start = start;
     qc_tally known = {0, 0};
@@ -681,11 +742,16 @@ int qct_mpi_count(const qc_plan *plan, const qc_run_options *opts, const char *r
     size_t todo = s.tail;
 
     qct_mpi_rank_stats mine;
-    rc = run_rank(&s, &books, opts, me, ranks, &mine);
-    if (rc == QC_ESTOP || rc == QC_EHOOK) {
+    int alone = 0;
+    rc = run_rank(&s, &books, opts, me, ranks, &mine, &alone);
+    if (alone) {
         /* rank 0 only: the workers are not told; the caller ends the job */
+        out->alone = 1;
         out->total.total = books.total + known.solutions;
         out->total.units = books.arrived + resumed;
+        if (rc == QC_ENOMEM)
+            snprintf(err, errlen, "out of memory counting a work unit on rank %d",
+                     books.failed_rank);
         free(books.seen);
         free(s.queue);
         free(s.outbox);

@@ -56,6 +56,8 @@ typedef struct qct_mpi_rank_stats {
 typedef struct qct_mpi_result {
     qc_result total;        /* as qc_run's; threads = all ranks' threads    */
     int ranks;
+    int alone;              /* rank 0 returned at once, without the other
+                               ranks: the caller must end the job           */
     qct_mpi_rank_stats *per_rank;   /* [ranks] on rank 0, NULL elsewhere    */
 } qct_mpi_result;
 
@@ -78,9 +80,13 @@ void qct_mpi_abort(int status);
  * reason in err.  opts->threads and bind apply on every rank; its hooks
  * (unit_known, unit_done, progress, stop: see qc_run_options) are used on
  * rank 0 only, with qc_run's meanings, except that on a stop or a failed
- * unit_done rank 0 returns QC_ESTOP or QC_EHOOK at once and alone (the
- * caller must then end the job: MPI_Abort).  Fills *out (free it with
- * qct_mpi_result_free); totals are meaningful on rank 0. */
+ * unit_done rank 0 returns QC_ESTOP or QC_EHOOK at once and alone, and
+ * when a unit ran out of memory on any rank, QC_ENOMEM at once and alone
+ * (err names the rank): then out->alone is set, the other ranks are left
+ * waiting, and the caller must end the job (qct_mpi_abort).  (QC_ENOMEM
+ * on every rank, without out->alone: a failure seen only as the count
+ * ended.)  Fills *out (free it with qct_mpi_result_free); totals are
+ * meaningful on rank 0. */
 int qct_mpi_count(const qc_plan *plan, const qc_run_options *opts, const char *root_error,
                   qct_mpi_result *out, char *err, size_t errlen);
 void qct_mpi_result_free(qct_mpi_result *r);

@@ -13,6 +13,10 @@
  * Stops: the workers read *stop before each unit, and the kernel reads it
  * inside long units ([stop check], through the thread-local qck_stop_flag);
  * a unit that may have been cut short is dropped, never reported.
+ * Failures: a unit that fails (out of memory) is dropped too, never
+ * reported, and no worker starts another unit after it, as after a failed
+ * unit_done; the units already under way finish and are reported, since
+ * their tallies are right (a ledger keeps them for the next run).
  */
 #include <omp.h>
 #include <stdlib.h>
@@ -84,6 +88,7 @@ int qc_run(const qc_plan *plan, const qc_run_options *opts, qc_result *result)
     if (progress)
         progress(ctx, &where);
     int hook_failed = 0, stopped = 0;
+    int unit_failed = QC_OK;   /* the first failed unit's error */
 
     #pragma omp parallel num_threads(threads)
     {
@@ -97,10 +102,17 @@ int qc_run(const qc_plan *plan, const qc_run_options *opts, qc_result *result)
         #pragma omp for schedule(dynamic, 1) nowait
         for (long i = 0; i < units; i++) {
             if ((stop && __atomic_load_n(stop, __ATOMIC_RELAXED))
-                || __atomic_load_n(&hook_failed, __ATOMIC_RELAXED))
+                || __atomic_load_n(&hook_failed, __ATOMIC_RELAXED)
+                || __atomic_load_n(&unit_failed, __ATOMIC_RELAXED))
                 continue;                 /* stopping: skip the rest fast */
             qc_tally t;
-            qc_plan_count_unit(plan, todo[i], &t);
+            int rc = qc_plan_count_unit(plan, todo[i], &t);
+            if (rc != QC_OK) {            /* counted nothing: never report it */
+                int none = QC_OK;
+                __atomic_compare_exchange_n(&unit_failed, &none, rc, 0, __ATOMIC_RELAXED,
+                                            __ATOMIC_RELAXED);
+                continue;
+            }
             if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED))
                 continue;                 /* may be partial: drop it */
             mine.solutions += t.solutions;
@@ -141,5 +153,7 @@ int qc_run(const qc_plan *plan, const qc_run_options *opts, qc_result *result)
     qct_topology_close(topo);
     if (hook_failed)
         return QC_EHOOK;
+    if (unit_failed != QC_OK)
+        return unit_failed;
     return stopped && result->units < unit_count ? QC_ESTOP : QC_OK;
 }

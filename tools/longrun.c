@@ -115,6 +115,15 @@ int qc_longrun(const qc_options *opts, const qc_plan *plan, qc_result *result,
             snprintf(msg, msglen, "stopped by %s after %zu of %zu work units; without "
                      "--checkpoint the work done is lost", name, result->units, units);
         status = 128 + (sig ? sig : SIGINT);
+    } else if (rc == QC_ENOMEM) {
+        if (lr.ledger)
+            snprintf(msg, msglen, "out of memory counting a work unit: %zu of %zu work units are "
+                     "saved in ledger '%s'; run it again, with fewer --threads, to resume",
+                     qct_ledger_done_count(lr.ledger), units, opts->checkpoint);
+        else
+            snprintf(msg, msglen, "out of memory counting a work unit (%zu of %zu were counted); "
+                     "try fewer --threads", result->units, units);
+        status = 2;
     } else if (rc != QC_OK) {
         snprintf(msg, msglen, "the count failed");
         status = 2;

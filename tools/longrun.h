@@ -32,8 +32,9 @@ int qc_longrun_stop_signal(void);
 
 /* Counts plan as opts asks.  Returns 0 with *result filled; or an exit
  * status with a one-line message in msg: 2 for an error (a bad or
- * unwritable ledger), 130 or 143 when SIGINT or SIGTERM stopped the count
- * (msg says how many units the ledger holds, or that the work is lost). */
+ * unwritable ledger, a work unit out of memory), 130 or 143 when SIGINT or
+ * SIGTERM stopped the count (msg says how many units the ledger holds, or
+ * that the work is lost). */
 int qc_longrun(const qc_options *opts, const qc_plan *plan, qc_result *result,
                char *msg, size_t msglen);
 

@@ -11,6 +11,11 @@
 #ifdef QC_HAVE_MPI
 #include "qcount_mpi.h"
 #endif
+#ifdef QC_TEST_FAULTS
+#include <stdlib.h>
+
+#include "plan.h"
+#endif
 
 static int fail(const char *msg)
 {
@@ -22,6 +27,12 @@ static int fail(const char *msg)
 
 int main(int argc, char **argv)
 {
+#ifdef QC_TEST_FAULTS
+    /* the tests' qcount_fault only: the K-th unit of this process fails */
+    const char *fault = getenv("QCOUNT_TEST_FAIL_UNIT");
+    if (fault)
+        qc_plan_fault_arm(strtoul(fault, NULL, 10));
+#endif
     qc_options opts;
     char err[256];
     if (qc_options_parse(argc, argv, &opts, err, sizeof err) != 0)

@@ -10,7 +10,8 @@
  * come (one pwrite each), so even SIGKILL loses only the units in flight.
  * SIGINT/SIGTERM on rank 0 (mpirun and srun forward them) syncs the ledger,
  * says how far it got and ends the job with MPI_Abort; the other ranks keep
- * the default action and simply die.
+ * the default action and simply die.  A work unit that runs out of memory
+ * on any rank ends the job the same way, with one line and exit status 2.
  */
 #include <errno.h>
 #include <signal.h>
@@ -88,11 +89,19 @@ int qcount_mpi_main(const qc_options *opts, int *argc, char ***argv)
     size_t units = plan ? qc_plan_unit_count(plan) : 0;
     qc_plan_free(plan);
     int status = 0;
-    if (rc == QC_ESTOP || rc == QC_EHOOK) {
+    if (result.alone) {
         /* rank 0 alone: say how far it got, then end every rank */
         if (rc == QC_EHOOK) {
             fprintf(stderr, "qcount: ledger '%s': cannot write: %s\n", opts->checkpoint,
                     strerror(ctx.write_errno));
+            status = 2;
+        } else if (rc == QC_ENOMEM) {
+            if (ctx.ledger && qct_ledger_sync(ctx.ledger) == 0)
+                fprintf(stderr, "qcount: %s: %zu of %zu work units are saved in ledger '%s'; "
+                        "run it again with fewer --threads per rank to resume\n", err,
+                        qct_ledger_done_count(ctx.ledger), units, opts->checkpoint);
+            else
+                fprintf(stderr, "qcount: %s; the count is incomplete\n", err);
             status = 2;
         } else {
             if (qct_mpi_orphaned())
