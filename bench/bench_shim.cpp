@@ -44,9 +44,9 @@ static void engine_args(benchmark::internal::Benchmark *b)
     for (int e = 0; e < QC_ENGINE_COUNT_; e++) {
         // the oracle engines are for cross-checks, minutes already at N=14
         const bool oracle = e == QC_ENGINE_DLX || e == QC_ENGINE_BRUTE;
-        for (int n : {12, 14, 16, 17, 18})
+        for (int n : {12, 14, 16, 17, 18, 19})
             for (int t = 1; t <= cores; t *= 2)
-                if (n <= (oracle ? 12 : e == QC_ENGINE_JOIN ? 18 : 17))
+                if (n <= (oracle ? 12 : e == QC_ENGINE_JOIN ? 19 : 17))
                     b->Args({e, n, t});
     }
     b->ArgNames({"engine", "n", "threads"});
