@@ -392,9 +392,11 @@ static int count_unit(const join_data *data, size_t unit, qcj_scratch *sc, qc_ta
     uint64_t placed = 0, tested = 0;
 
     qcj_side *top = &sc->side[0], *bottom = &sc->side[1];
-    if (qcj_side_build(g, rk, 0, q, top, sc->band_tmp, &placed) != 0
-        || qcj_side_build(g, rk, 1, rest, bottom, sc->band_tmp, &placed) != 0)
-        return QC_ENOMEM;
+    int built = qcj_side_build(g, rk, 0, q, top, sc->band_tmp, stop, &placed);
+    if (built == 0)
+        built = qcj_side_build(g, rk, 1, rest, bottom, sc->band_tmp, stop, &placed);
+    if (built != 0)
+        return built == -2 ? QC_ESTOP : QC_ENOMEM;
 
     const uint32_t ckmask = (uint32_t)((1ull << (n - m)) - 1);
     const int top_free = g->h - __builtin_popcount(q);   /* top columns outside M */

@@ -137,10 +137,10 @@ typedef struct qcj_side {
 
 /* Builds s's bands for the top (bottom = 0) or the bottom half, columns
  * outside M and `pattern`; the two bands' own scratch is `tmp`.  Adds the
- * queens placed to *placed.  Returns 0, or -1 when out of memory or the
- * rank tables would be too large. */
+ * queens placed to *placed.  Returns 0; -1 when out of memory or the rank
+ * tables would be too large; -2 when *stop (if not NULL) rose meanwhile. */
 int qcj_side_build(const qcj_geometry *g, const qcj_rank *r, int bottom, uint32_t pattern,
-                   qcj_side *s, qcj_vec tmp[3], uint64_t *placed);
+                   qcj_side *s, qcj_vec tmp[3], const int *stop, uint64_t *placed);
 void qcj_side_free(qcj_side *s);
 
 /* The splits of a half's h squeezed columns between its bands: every set

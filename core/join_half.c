@@ -119,6 +119,8 @@ typedef struct band_out {
     qcj_vec *tmp;          /* [0] squeezed sets, [1] inner, [2] border */
     size_t len;
     int failed;
+    int stopped;           /* the stop flag rose during the walk */
+    const int *stop;       /* the thread's stop flag, or NULL */
 } band_out;
 
 /* [last row at once] appends the placements finishing with a queen on each
@@ -184,6 +186,12 @@ static void band_walk(band_out *o, const qcj_geometry *g, int r0, int r1, uint32
             d--;
             continue;
         }
+        /* [stop check] before each subtree of the top two rows: a band
+         * of a large board (N >= 26) takes seconds to walk */
+        if (d < 2 && o->stop && __atomic_load_n(o->stop, __ATOMIC_RELAXED)) {
+            o->stopped = 1;
+            break;
+        }
         const uint32_t bit = t & -t;
         const int c = __builtin_ctz(t);
         todo[d] = t & (t - 1);
@@ -203,15 +211,17 @@ static void band_walk(band_out *o, const qcj_geometry *g, int r0, int r1, uint32
 /* Enumerates the band of rows [r0, r1) and sorts it by rank into b. */
 static int band_build(const qcj_geometry *g, const qcj_rank *r, int r0, int r1, uint32_t allowed,
                       const uint32_t *squeezed_of, int t, qcj_band *b, qcj_vec tmp[3],
-                      uint64_t *placed)
+                      const int *stop, uint64_t *placed)
 {
     const int rows = r1 - r0;
     b->rows = rows;
     if (rows > 16 || t > 32 || r->binom[t][rows] >= QCJ_RANKS_MAX)
         return -1;
     const uint32_t ranks = r->binom[t][rows];
-    band_out o = {tmp, 0, 0};
+    band_out o = {tmp, 0, 0, 0, stop};
     band_walk(&o, g, r0, r1, allowed, squeezed_of, placed);
+    if (o.stopped)
+        return -2;
     if (o.failed || o.len >= UINT32_MAX)
         return -1;
     const size_t len = o.len;
@@ -243,7 +253,7 @@ static int band_build(const qcj_geometry *g, const qcj_rank *r, int r0, int r1, 
 }
 
 int qcj_side_build(const qcj_geometry *g, const qcj_rank *r, int bottom, uint32_t pattern,
-                   qcj_side *s, qcj_vec tmp[3], uint64_t *placed)
+                   qcj_side *s, qcj_vec tmp[3], const int *stop, uint64_t *placed)
 {
     const int n = g->n, m = g->unit_hi - g->unit_lo;
     const uint32_t block = (uint32_t)(((1ull << m) - 1) << g->unit_lo);
@@ -256,9 +266,10 @@ int qcj_side_build(const qcj_geometry *g, const qcj_rank *r, int bottom, uint32_
     for (int c = 0; c < 32; c++)
         squeezed_of[c] = c < n && (allowed >> c & 1u) ? qcj_squeeze(g, pattern, 1u << c) : 0;
     const int r0 = bottom ? g->b0 : 0, split = g->split[bottom], r1 = bottom ? n : g->h;
-    if (band_build(g, r, r0, split, allowed, squeezed_of, s->t, &s->band[0], tmp, placed) != 0)
-        return -1;
-    return band_build(g, r, split, r1, allowed, squeezed_of, s->t, &s->band[1], tmp, placed);
+    int rc = band_build(g, r, r0, split, allowed, squeezed_of, s->t, &s->band[0], tmp, stop, placed);
+    if (rc != 0)
+        return rc;
+    return band_build(g, r, split, r1, allowed, squeezed_of, s->t, &s->band[1], tmp, stop, placed);
 }
 
 void qcj_side_free(qcj_side *s)
