@@ -403,7 +403,7 @@ static int count_unit(const join_data *data, size_t unit, qcj_scratch *sc, qc_ta
     const uint32_t q_sq = (uint32_t)((1ull << __builtin_popcount(q)) - 1) << (n - m);
     const uint32_t rest_sq = (uint32_t)((1ull << __builtin_popcount(rest)) - 1) << (n - m);
     const uint32_t full = n >= 32 ? 0xffffffffu : (1u << n) - 1u;
-    groups tg, bg, fg = {0};
+    groups tg, bg, sg = {0};
     qc_u128 total = 0;
     if (top_free < 0 || top_free > n - m)
         goto done;
@@ -449,12 +449,12 @@ static int count_unit(const join_data *data, size_t unit, qcj_scratch *sc, qc_ta
                     break;
                 if (group_halves(g, sc->raw[0].p, nt, &sc->off[0], &sc->low[0], &tg) != 0)
                     return QC_ENOMEM;
-                fg.off = qcj_vec_reserve(&sc->fold_off, (((size_t)1 << g->key_bits) + 1) * sizeof *fg.off);
-                void *f = qcj_vec_reserve(&sc->fold, nt * sizeof(uint64_t));
-                if (!fg.off || !f)
+                sg.off = qcj_vec_reserve(&sc->spared_off, (((size_t)1 << g->key_bits) + 1) * sizeof *sg.off);
+                void *f = qcj_vec_reserve(&sc->spared, nt * sizeof(uint64_t));
+                if (!sg.off || !f)
                     return QC_ENOMEM;
-                fg.low32 = g->wide ? NULL : f;
-                fg.low64 = g->wide ? f : NULL;
+                sg.low32 = g->wide ? NULL : f;
+                sg.low64 = g->wide ? f : NULL;
             }
             const uint32_t bset = full & ~s & ~(1u << c);
             const uint64_t mid = g->cell_sig[g->h][c];
@@ -464,13 +464,13 @@ static int count_unit(const join_data *data, size_t unit, qcj_scratch *sc, qc_ta
                 return QC_ENOMEM;
             if (nb == 0)
                 continue;
-            spare_middle(g, &tg, mid, &fg);
-            if (fg.off[(size_t)1 << g->key_bits] == 0)
+            spare_middle(g, &tg, mid, &sg);
+            if (sg.off[(size_t)1 << g->key_bits] == 0)
                 continue;
             if (group_halves(g, sc->raw[1].p, nb, &sc->off[1], &sc->low[1], &bg) != 0)
                 return QC_ENOMEM;
             const uint32_t mid_key = (uint32_t)(mid >> g->key_shift) & ((1u << g->key_bits) - 1u);
-            total += (qc_u128)join_groups(g, &fg, &bg, mid_key, &tested) * (unsigned)weight;
+            total += (qc_u128)join_groups(g, &sg, &bg, mid_key, &tested) * (unsigned)weight;
         }
     }
 done:

@@ -212,7 +212,7 @@ typedef struct qcj_scratch {
     qcj_vec raw[2];           /* halves of one column set, before grouping */
     qcj_vec low[2];           /* ... grouped: their ANDed parts            */
     qcj_vec off[2];           /* ... and the group offsets                 */
-    qcj_vec fold, fold_off;   /* odd N: tops with the middle queen folded in */
+    qcj_vec spared, spared_off;   /* odd N: the tops sparing the middle queen */
 } qcj_scratch;
 
 #define QCJ_POOL_SLOTS 256

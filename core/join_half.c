@@ -334,9 +334,6 @@ static inline size_t pair_one(uint64_t in, uint64_t bo, const uint64_t *inner,
     return o;
 }
 
-/* The longest vector-side list filtered on the stack ([middle spared first]). */
-#define SPARED_MAX 512
-
 size_t qcj_halves_of(const qcj_rank *r, const qcj_splits *sp, const qcj_side *s, uint32_t set,
                      uint64_t avoid, qcj_vec *out, uint64_t *tested)
 {
@@ -367,21 +364,6 @@ size_t qcj_halves_of(const qcj_rank *r, const qcj_splits *sp, const qcj_side *s,
             bo_b = t;
             na = n1;
             nb = n0;
-        }
-        /* [middle spared first] with a middle queen to spare, drop the
-         * vector side's entries that attack it before pairing (about half
-         * of them), so they are not tested once per entry of the other */
-        uint64_t spare_in[SPARED_MAX + 8], spare_bo[SPARED_MAX + 8];
-        if (avoid && nb <= SPARED_MAX && na > 1) {
-            uint32_t kept = 0;
-            for (uint32_t j = 0; j < nb; j++) {
-                spare_in[kept] = in_b[j];
-                spare_bo[kept] = bo_b[j];
-                kept += (bo_b[j] & avoid) == 0;
-            }
-            in_b = spare_in;
-            bo_b = spare_bo;
-            nb = kept;
         }
 #if defined(__AVX512F__)
         if (nb <= 16) {

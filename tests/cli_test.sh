@@ -4,12 +4,7 @@
 # problem, nothing on stdout, and exits 2.   Usage: cli_test.sh QCOUNT
 set -u
 qcount=$1
-pass=0 fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/test_lib.sh"
 
 # expect_count "ARGS" WANT: stdout is exactly WANT, stderr empty, status 0
 expect_count() {
@@ -122,5 +117,4 @@ done
 # a closed stdout is an error, not a silent success
 if "$qcount" 8 >/dev/full 2>"$tmp/err"; then bad "writing to /dev/full succeeded"; else ok; fi
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+report

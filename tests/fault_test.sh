@@ -8,13 +8,7 @@
 #   Usage: fault_test.sh QCOUNT_FAULT KNOWN_TSV
 set -u
 qcount=$1 known=$2
-pass=0 fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-known_total() { awk -v n="$1" '$1 == n { print $2 }' "$known"; }
+. "$(dirname "$0")/test_lib.sh"
 
 # expect_enomem K PATTERN ARGS...: with the K-th unit failing, status 2,
 # stdout empty, one stderr line matching PATTERN
@@ -53,5 +47,4 @@ else bad "resume after a failed unit: rc=$rc out='$(cat "$tmp/out")' err='$(cat 
 QCOUNT_TEST_FAIL_UNIT=0 timeout 60 "$qcount" --threads 2 --no-bind 12 >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 0 ] && [ "$(cat "$tmp/out")" = "$want" ] && ok || bad "K=0: '$(cat "$tmp/out")'"
 
-echo "fault_test: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+report "fault_test"

@@ -9,12 +9,7 @@
 set -u
 qcount=$1
 dump=$2
-pass=0 fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/test_lib.sh"
 
 # The engine is pinned so that the run's length does not change when a
 # faster default engine arrives: N=16 halving is a few seconds on 2 threads.
@@ -204,5 +199,4 @@ if [ "$(cat "$tmp/out")" = 73712 ] && grep -q '^qcount: [0-9]*/[0-9]* units (' "
    && ! grep -q $'\033' "$tmp/err"; then ok
 else bad "--progress into a file: err='$(head -c 300 "$tmp/err")'"; fi
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+report

@@ -6,12 +6,7 @@
 # ("big" runs only the big boards: qcount --solve 10000000 | qcount --verify.)
 set -u
 qcount=$1 known=$2 big=${3:-}
-pass=0 fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/test_lib.sh"
 # want DESCRIPTION GOT EXPECTED
 want() { if [ "$2" = "$3" ]; then ok; else bad "$1: got '$2', want '$3'"; fi; }
 
@@ -219,5 +214,4 @@ expect_error "needs an argument" 8 --list --limit
 
 "$qcount" --help | grep -q -- '--verify' && ok || bad "--help mentions --verify"
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+report

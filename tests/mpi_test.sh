@@ -23,13 +23,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_plm=isolated OMPI_MCA_rmaps_base_oversubscribe=1
 export OMPI_MCA_hwloc_base_binding_policy=none
 export OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
-pass=0 fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-known_total() { awk -v n="$1" '$1 == n { print $2 }' "$known"; }
+. "$(dirname "$0")/test_lib.sh"
 
 # expect_mpi NP N [ARGS...]: rank 0 alone prints the known total on stdout,
 # and stderr holds the report: a summary line and one line per rank.
@@ -178,5 +172,4 @@ fail)
     ;;
 esac
 
-echo "mpi_test $case: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+report "mpi_test $case"

@@ -72,15 +72,19 @@ static int same(qc_tally a, qc_tally b)
     return a.solutions == b.solutions && a.placements == b.placements;
 }
 
-/* Every unit of the eightfold plans N=1..14: no flag, a zero flag, and the
- * deep-seed builds under a zero flag give the same tally; a raised flag
- * gives nothing at all (N >= 8: no unit there takes the plain loop). */
-static void eightfold_flags(const known_count *known)
+/* Every unit of an engine's plans N=1..max against its tally with no flag:
+ * a zero flag, and each variant (other ops over the same plan) under a zero
+ * flag, give the same tally.  From N=cut_from, under a raised flag the unit
+ * and each variant count no solution and do less work than the whole unit,
+ * none at all when `nothing` is set. */
+static void flag_tallies(const known_count *known, qc_engine_id engine, int max,
+                         const qc_engine_ops *const *variant, int variants, int cut_from,
+                         int nothing)
 {
-    const qc_engine_ops *deep[] = {&qc_eightfold_deep2_ops, &qc_eightfold_deep4_ops};
-    for (int n = 1; n <= 14; n++) {
+    const char *name = qc_engine_name(engine);
+    for (int n = 1; n <= max; n++) {
         qc_plan *plan;
-        if (qc_plan_create(&plan, n, QC_ENGINE_EIGHTFOLD) != QC_OK) {
+        if (qc_plan_create(&plan, n, engine) != QC_OK) {
             CHECK(0);
             continue;
         }
@@ -94,29 +98,47 @@ static void eightfold_flags(const known_count *known)
             qck_stop_flag = &zero;
             CHECK(qc_plan_count_unit(plan, u, &t) == QC_OK);
             mismatches += !same(plain, t);
-            for (int d = 0; d < 2; d++) {
+            for (int d = 0; d < variants; d++) {
                 memset(&t, 0, sizeof t);
-                CHECK(deep[d]->count_unit(plan, u, &t) == QC_OK);
+                CHECK(variant[d]->count_unit(plan, u, &t) == QC_OK);
                 mismatches += !same(plain, t);
             }
             qck_stop_flag = &one;
-            for (int d = 0; d < 3; d++) {
+            for (int d = 0; d <= variants; d++) {
                 memset(&t, 0, sizeof t);
-                if (d == 2)
+                if (d == variants)
                     CHECK(qc_plan_count_unit(plan, u, &t) == QC_OK);
                 else
-                    CHECK(deep[d]->count_unit(plan, u, &t) == QC_OK);
-                leaks += n >= 8 && (t.solutions != 0 || t.placements != 0);
+                    CHECK(variant[d]->count_unit(plan, u, &t) == QC_OK);
+                int cut = t.solutions == 0
+                          && (nothing ? t.placements == 0
+                                      : plain.placements == 0 || t.placements < plain.placements);
+                leaks += n >= cut_from && !cut;
             }
             qck_stop_flag = NULL;
         }
         if (mismatches || leaks)
-            fprintf(stderr, "eightfold n=%d: %d tallies changed by a zero flag, %d units counted "
-                    "under a raised one\n", n, mismatches, leaks);
+            fprintf(stderr, "%s n=%d: %d tallies changed by a zero flag, %d units not cut short "
+                    "by a raised one\n", name, n, mismatches, leaks);
         CHECK(mismatches == 0 && leaks == 0);
         CHECK(sum == known[n].total);
         qc_plan_free(plan);
     }
+}
+
+/* eightfold N=1..14, also the deep-seed builds: a raised flag lets a unit
+ * do nothing at all (N >= 8: no unit there takes the plain loop). */
+static void eightfold_flags(const known_count *known)
+{
+    const qc_engine_ops *deep[] = {&qc_eightfold_deep2_ops, &qc_eightfold_deep4_ops};
+    flag_tallies(known, QC_ENGINE_EIGHTFOLD, 14, deep, 2, 8, 1);
+}
+
+/* join N=1..16: a flag raised before a unit lets it count no column set
+ * (its bands are built or begun, nothing is paired). */
+static void join_flags(const known_count *known)
+{
+    flag_tallies(known, QC_ENGINE_JOIN, 16, NULL, 0, 1, 0);
 }
 
 typedef struct long_unit {
@@ -192,40 +214,6 @@ static qc_tally eightfold_unit_whole(int n, double *seconds)
     qck_stop_flag = NULL;
     qc_plan_free(plan);
     return t;
-}
-
-/* join: a zero flag changes no unit's tally; a flag raised before a unit
- * lets it count no column set (its bands are built, nothing is paired). */
-static void join_flags(const known_count *known)
-{
-    for (int n = 1; n <= 16; n++) {
-        qc_plan *plan;
-        if (qc_plan_create(&plan, n, QC_ENGINE_JOIN) != QC_OK) {
-            CHECK(0);
-            continue;
-        }
-        int zero = 0, one = 1, mismatches = 0, leaks = 0;
-        qc_u128 sum = 0;
-        for (size_t u = 0; u < qc_plan_unit_count(plan); u++) {
-            qc_tally plain, t;
-            qck_stop_flag = NULL;
-            CHECK(qc_plan_count_unit(plan, u, &plain) == QC_OK);
-            sum += plain.solutions;
-            qck_stop_flag = &zero;
-            CHECK(qc_plan_count_unit(plan, u, &t) == QC_OK);
-            mismatches += !same(plain, t);
-            qck_stop_flag = &one;
-            CHECK(qc_plan_count_unit(plan, u, &t) == QC_OK);
-            leaks += t.solutions != 0 || (plain.placements > 0 && t.placements >= plain.placements);
-            qck_stop_flag = NULL;
-        }
-        if (mismatches || leaks)
-            fprintf(stderr, "join n=%d: %d tallies changed by a zero flag, %d units not cut short "
-                    "by a raised one\n", n, mismatches, leaks);
-        CHECK(mismatches == 0 && leaks == 0);
-        CHECK(sum == known[n].total);
-        qc_plan_free(plan);
-    }
 }
 
 static void progress(void *ctx, const qc_progress *p)

@@ -284,6 +284,16 @@ static size_t take_units(rank_state *s, size_t max, size_t *dst)
     return n;
 }
 
+/* OpenMP gave this rank no counting thread: its messenger counts the next
+ * queued unit itself.  Returns 1 (progress made). */
+static int count_here(rank_state *s, thread_stats *mine)
+{
+    size_t unit;
+    if (take_units(s, 1, &unit) == 1)
+        count_one(s, unit, mine);
+    return 1;
+}
+
 /* Moves the outbox into *dst (swapping buffers); returns how many. */
 static size_t take_outbox(rank_state *s, wire_result **dst, size_t *dst_cap)
 {
@@ -412,13 +422,8 @@ static int root_messenger(rank_state *s, root_books *b, int ranks, int counters,
         omp_unset_lock(&s->lock);
         if (through && lasts == ranks - 1)
             break;
-        if (counters == 0 && queued) {
-            /* OpenMP gave this rank no counting thread: count here. */
-            size_t unit;
-            if (take_units(s, 1, &unit) == 1)
-                count_one(s, unit, mine);
-            progressed = 1;
-        }
+        if (counters == 0 && queued)
+            progressed |= count_here(s, mine);
         messenger_nap(progressed, &pause);
     }
     free(msg);
@@ -521,13 +526,8 @@ static void worker_messenger(rank_state *s, int counters, thread_stats *mine)
             if (through)
                 break;
         }
-        if (counters == 0 && queued) {
-            /* OpenMP gave this rank no counting thread: count here. */
-            size_t unit;
-            if (take_units(s, 1, &unit) == 1)
-                count_one(s, unit, mine);
-            progressed = 1;
-        }
+        if (counters == 0 && queued)
+            progressed |= count_here(s, mine);
         messenger_nap(progressed, &pause);
     }
     free(reply);
