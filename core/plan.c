@@ -1,12 +1,14 @@
 /*
- * plan.c — the engine registry and the public qc_plan_* calls.  A plan is
- * built once per (N, engine) and read-only afterwards, so any number of
- * threads may count its units at once.
+ * plan.c — the engine registry, the public qc_plan_* calls and the
+ * decimal printing of 128-bit totals.  A plan is built once per (N, engine)
+ * and read-only afterwards, so any number of threads may count its units
+ * at once.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/kernel.h"
 #include "plan.h"
 
 static const qc_engine_ops *const engine_table[QC_ENGINE_COUNT_] = {
@@ -130,11 +132,36 @@ int qc_plan_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
     return rc;
 }
 
-int qc_plan_build_by_first_column(qc_plan *plan)
+int qc_plan_count_unit_until(const qc_plan *plan, size_t unit, const int *stop, qc_tally *out)
 {
-    plan->unit_count = (size_t)plan->n;
-    uint64_t h = qc_fingerprint_mix(0, (uint64_t)plan->engine);
-    plan->fingerprint = qc_fingerprint_mix(h, (uint64_t)plan->n);
-    plan->engine_data = NULL;
-    return QC_OK;
+    if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED)) {
+        out->solutions = 0;
+        out->placements = 0;
+        return QC_ESTOP;
+    }
+    const int *outer = qck_stop_flag;
+    qck_stop_flag = stop;   /* [stop check]: the engines read it inside a unit */
+    int rc = qc_plan_count_unit(plan, unit, out);
+    qck_stop_flag = outer;
+    if (rc == QC_OK && stop && __atomic_load_n(stop, __ATOMIC_RELAXED)) {
+        out->solutions = 0;  /* may have been cut short: never a partial count */
+        out->placements = 0;
+        return QC_ESTOP;
+    }
+    return rc;
+}
+
+/* printf has no conversion for 128 bits. */
+char *qc_u128_format(qc_u128 v, char *buf)
+{
+    char tmp[40];
+    int len = 0;
+    do {
+        tmp[len++] = (char)('0' + (int)(v % 10));
+        v /= 10;
+    } while (v);
+    for (int i = 0; i < len; i++)
+        buf[i] = tmp[len - 1 - i];
+    buf[len] = '\0';
+    return buf;
 }

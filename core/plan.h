@@ -37,10 +37,6 @@ extern const qc_engine_ops qc_join_ops;
 extern const qc_engine_ops qc_dlx_ops;
 extern const qc_engine_ops qc_brute_ops;
 
-/* A build for engines without a split of their own (the oracles): one
- * unit per first-row column, no symmetry, no engine data. */
-int qc_plan_build_by_first_column(qc_plan *plan);
-
 /* [fault injection] For the tests only, never for a real count: after
  * qc_plan_fault_arm(k) with k >= 1, the k-th call to qc_plan_count_unit
  * from then on (counted over all threads) fails with QC_ENOMEM without

@@ -10,9 +10,9 @@
  * Resumable runs: units a ledger already holds (unit_known) are summed up
  * front and left out of the loop; each unit counted is handed to unit_done
  * and progress inside one critical section, so the hooks need no locks.
- * Stops: the workers read *stop before each unit, and the kernel reads it
- * inside long units ([stop check], through the thread-local qck_stop_flag);
- * a unit that may have been cut short is dropped, never reported.
+ * Stops: the workers read *stop before each unit, and the engines read it
+ * inside long units (qc_plan_count_unit_until); a unit cut short is
+ * dropped, never reported.
  * Failures: a unit that fails (out of memory) is dropped too, never
  * reported, and no worker starts another unit after it, as after a failed
  * unit_done; the units already under way finish and are reported, since
@@ -23,7 +23,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "kernel.h"
 #include "qcount.h"
 #include "topology.h"
 
@@ -97,7 +96,6 @@ int qc_run(const qc_plan *plan, const qc_run_options *opts, qc_result *result)
         ran = omp_get_num_threads();
         if (topo)
             qct_topology_pin_thread(topo, me);
-        qck_stop_flag = stop;
         thread_tally mine = {0};
         #pragma omp for schedule(dynamic, 1) nowait
         for (long i = 0; i < units; i++) {
@@ -106,15 +104,15 @@ int qc_run(const qc_plan *plan, const qc_run_options *opts, qc_result *result)
                 || __atomic_load_n(&unit_failed, __ATOMIC_RELAXED))
                 continue;                 /* stopping: skip the rest fast */
             qc_tally t;
-            int rc = qc_plan_count_unit(plan, todo[i], &t);
+            int rc = qc_plan_count_unit_until(plan, todo[i], stop, &t);
+            if (rc == QC_ESTOP)
+                continue;                 /* cut short: drop it */
             if (rc != QC_OK) {            /* counted nothing: never report it */
                 int none = QC_OK;
                 __atomic_compare_exchange_n(&unit_failed, &none, rc, 0, __ATOMIC_RELAXED,
                                             __ATOMIC_RELAXED);
                 continue;
             }
-            if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED))
-                continue;                 /* may be partial: drop it */
             mine.solutions += t.solutions;
             mine.placements += t.placements;
             mine.units++;
@@ -131,7 +129,6 @@ int qc_run(const qc_plan *plan, const qc_run_options *opts, qc_result *result)
                 }
             }
         }
-        qck_stop_flag = NULL;
         tallies[me] = mine;
     }
     stopped = stop && __atomic_load_n(stop, __ATOMIC_RELAXED);

@@ -23,7 +23,7 @@
  * rotations and orbits have 8, 4 or 2 members (tests/test_symmetry.c
  * checks that against brute enumeration of the orbits).
  */
-#include "symmetry.h"
+#include "constellations.h"
 
 int qcs_queens(int n, qcs_constellation k, int rows[4], int cols[4])
 {

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/kernel.h"
-#include "../core/plan.h"
+#include "kernel/kernel.h"
+#include "plan.h"
 #include "known.h"
 
 static int failures;

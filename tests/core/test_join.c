@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/join.h"
-#include "../core/plan.h"
+#include "join/join.h"
+#include "plan.h"
 #include "known.h"
 
 /* the portable pair counters, built from the same source without AVX-512 */

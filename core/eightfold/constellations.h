@@ -1,5 +1,5 @@
 /*
- * symmetry.h — the dihedral group of the square (4 rotations x reflection)
+ * constellations.h — the dihedral group of the square (4 rotations x reflection)
  * acting on board squares and on "constellations": the queens a solution
  * has on the four border lines (first and last row, first and last
  * column).  The eightfold engine keeps one constellation per orbit of the

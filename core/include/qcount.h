@@ -80,13 +80,15 @@ size_t qc_plan_unit_count(const qc_plan *plan);
 uint64_t qc_plan_fingerprint(const qc_plan *plan);
 /* Counts unit `unit` (< qc_plan_unit_count) from scratch into *out.  Pure:
  * safe to call from many threads at once on the same plan.  Returns QC_OK;
- * QC_ENOMEM when the unit's working memory could not be allocated (a join
- * unit takes some 100 MiB from N=19 on, for each thread counting one);
+ * QC_ENOMEM when the unit's working memory could not be allocated;
  * QC_EINVAL when unit is out of range.  On an error *out is zero and the
- * unit is not counted: it must not join a total nor be recorded as done.
- * (Under qc_run, a unit cut short by the stop flag returns QC_OK with a
- * partial count, which the scheduler drops.) */
+ * unit is not counted: it must not join a total nor be recorded as done. */
 int qc_plan_count_unit(const qc_plan *plan, size_t unit, qc_tally *out);
+/* The same, watching *stop (NULL: never stops): when *stop turns nonzero
+ * (an atomic or signal-handler store), the count ends within about a
+ * millisecond and returns QC_ESTOP with *out zero, never a partial count.
+ * Returns QC_ESTOP too when *stop is already set on entry. */
+int qc_plan_count_unit_until(const qc_plan *plan, size_t unit, const int *stop, qc_tally *out);
 
 /* ---- fundamental solutions (core/symcount.c) ------------------------ */
 
@@ -127,7 +129,7 @@ typedef struct qc_run_options {
     void (*progress)(void *ctx, const qc_progress *p);
     /* When *stop turns nonzero (store it with __atomic_store_n, which is
      * safe in a signal handler), the workers stop promptly, also inside a
-     * long unit (see kernel.c, [stop check]); units cut short are dropped,
+     * long unit (qc_plan_count_unit_until); units cut short are dropped,
      * never reported to unit_done, and qc_run returns QC_ESTOP with the
      * result of the units finished. */
     const int *stop;

@@ -3,8 +3,8 @@
 # suite on a Release build, then the quick tests again under ASan+UBSan and
 # under TSan (threads).  Installs missing dependencies first.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-tools/install-deps.sh
+cd "$(dirname "$0")/../.."
+tools/scripts/install-deps.sh
 jobs=$(nproc)
 
 echo "== sanitizers: ASan+UBSan (label 'small')"

@@ -9,7 +9,7 @@
  */
 #include <stdlib.h>
 
-#include "plan.h"
+#include "oracle.h"
 
 /* Does the queen of `row` (column perm[row]) attack a queen above it?
  * Columns never clash: perm is a permutation. */
@@ -61,7 +61,7 @@ static void brute_release(qc_plan *plan)
 
 const qc_engine_ops qc_brute_ops = {
     .name = "brute",
-    .build = qc_plan_build_by_first_column,
+    .build = qc_oracle_build_by_first_column,
     .count_unit = brute_count_unit,
     .release = brute_release,
 };

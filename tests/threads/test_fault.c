@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../core/plan.h"
+#include "plan.h"
 #include "known.h"
 #include "ledger.h"
 

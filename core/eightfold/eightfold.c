@@ -30,9 +30,9 @@
  */
 #include <stdlib.h>
 
-#include "kernel.h"
+#include "kernel/kernel.h"
 #include "plan.h"
-#include "symmetry.h"
+#include "constellations.h"
 
 typedef struct ef_unit {
     qcs_constellation k;

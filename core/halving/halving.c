@@ -15,7 +15,7 @@
  */
 #include <stdlib.h>
 
-#include "kernel.h"
+#include "kernel/kernel.h"
 #include "plan.h"
 
 typedef struct halving_unit {

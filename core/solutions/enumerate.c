@@ -10,7 +10,7 @@
  */
 #include <stdlib.h>
 
-#include "kernel.h"
+#include "kernel/kernel.h"
 #include "qcount.h"
 
 struct qc_enum {

@@ -15,7 +15,7 @@
  */
 #include <stdlib.h>
 
-#include "plan.h"
+#include "oracle.h"
 #include "queens_dlx.h"
 
 dlx *qc_queens_dlx_build(int n)
@@ -91,7 +91,7 @@ static void dlx_engine_release(qc_plan *plan)
 
 const qc_engine_ops qc_dlx_ops = {
     .name = "dlx",
-    .build = qc_plan_build_by_first_column,
+    .build = qc_oracle_build_by_first_column,
     .count_unit = dlx_engine_count_unit,
     .release = dlx_engine_release,
 };

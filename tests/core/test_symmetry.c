@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/symmetry.h"
+#include "eightfold/constellations.h"
 #include "known.h"
 
 static int failures;

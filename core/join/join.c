@@ -35,7 +35,7 @@
 #include <string.h>
 
 #include "join.h"
-#include "kernel.h"
+#include "kernel/kernel.h"
 #include "plan.h"
 
 typedef struct join_data {

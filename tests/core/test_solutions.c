@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/queens_dlx.h"
+#include "oracle/queens_dlx.h"
 #include "known.h"
 
 static int failures, checks;

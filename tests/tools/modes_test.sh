@@ -163,7 +163,7 @@ if command -v rsvg-convert >/dev/null; then
     "$qcount" 6 --svg "$tmp/q6.svg" && rsvg-convert -o "$tmp/q6.png" "$tmp/q6.svg" \
         && python3 "$(dirname "$0")/svg_check.py" "$tmp/q6.svg" 6 4 "$tmp/q6.png" && ok || bad "svg 6 rendered"
 else
-    bad "rsvg-convert missing (tools/install-deps.sh installs librsvg2-bin)"
+    bad "rsvg-convert missing (tools/scripts/install-deps.sh installs librsvg2-bin)"
 fi
 "$qcount" 12 --svg "$tmp/q12.svg" --limit 7 && python3 "$(dirname "$0")/svg_check.py" "$tmp/q12.svg" 12 7 \
     && ok || bad "svg 12 limit 7"

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "kernel.h"
+#include "kernel/kernel.h"
 #include "known.h"
 #include "plan.h"
 #include "qcount.h"

@@ -64,7 +64,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kernel.h"
 #include "mpi_run.h"
 #include "topology.h"
 
@@ -217,14 +216,14 @@ static void count_one(rank_state *s, size_t unit, thread_stats *mine)
 {
     qc_tally t;
     double t0 = now_seconds();
-    int rc = qc_plan_count_unit(s->plan, unit, &t);
+    int rc = qc_plan_count_unit_until(s->plan, unit, &s->halt, &t);
     mine->busy += now_seconds() - t0;
+    if (rc == QC_ESTOP)
+        return;   /* cut short: drop it */
     if (rc != QC_OK) {
         rank_failed(s);   /* the unit counted nothing: never report it */
         return;
     }
-    if (__atomic_load_n(&s->halt, __ATOMIC_RELAXED))
-        return;   /* the kernel may have cut it short: drop it */
     wire_result w = {unit, (uint64_t)t.solutions, (uint64_t)(t.solutions >> 64), t.placements};
     omp_set_lock(&s->lock);
     int kept = grow((void **)&s->outbox, &s->out_cap, s->out_len + 1, sizeof *s->outbox) == 0;
@@ -605,9 +604,7 @@ static int run_rank(rank_state *s, root_books *books, const qc_run_options *opts
         } else {
             if (bind && topo)
                 qct_topology_pin_thread(topo, first_core + t - 1);
-            qck_stop_flag = &s->halt;   /* [stop check]: long units end early too */
             counter_loop(s, &ts[t]);
-            qck_stop_flag = NULL;
         }
     }
 
