@@ -7,6 +7,7 @@
 #define QC_PLAN_H
 
 #include "qcount.h"
+#include "test_hooks/fault_hook.h"   /* the test-only trap: [fault injection] */
 
 typedef struct qc_engine_ops {
     const char *name;
@@ -36,16 +37,6 @@ extern const qc_engine_ops qc_eightfold_ops;
 extern const qc_engine_ops qc_join_ops;
 extern const qc_engine_ops qc_dlx_ops;
 extern const qc_engine_ops qc_brute_ops;
-
-/* [fault injection] For the tests only, never for a real count: after
- * qc_plan_fault_arm(k) with k >= 1, the k-th call to qc_plan_count_unit
- * from then on (counted over all threads) fails with QC_ENOMEM without
- * counting, as a unit that ran out of memory does, and the trap disarms
- * itself; k = 0 disarms it.  qc_plan_fault_unit() says which unit that
- * call was given, or SIZE_MAX while none has failed since the arming.
- * Disarmed, qc_plan_count_unit pays one relaxed load per unit. */
-void qc_plan_fault_arm(unsigned long k);
-size_t qc_plan_fault_unit(void);
 
 /* Fingerprint accumulation: mixes a 64-bit word into a running digest. */
 static inline uint64_t qc_fingerprint_mix(uint64_t h, uint64_t word)

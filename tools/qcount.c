@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "longrun.h"
+#include "modes.h"
 #include "mpi_run.h"
 #include "options.h"
 #include "report.h"
@@ -14,7 +15,7 @@
 #ifdef QC_TEST_FAULTS
 #include <stdlib.h>
 
-#include "plan.h"
+#include "fault_hook.h"
 #endif
 
 static int fail(const char *msg)
@@ -48,7 +49,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (opts.action == QC_ACTION_LIST || opts.action == QC_ACTION_SOLVE || opts.action == QC_ACTION_VERIFY)
-        return qc_mode_main(&opts);   /* tools/modes.c */
+        return qc_mode_main(&opts);   /* modes/ */
 
     if (qct_mpi_launcher_rank() >= 0) {
 #ifdef QC_HAVE_MPI

@@ -4,7 +4,7 @@
 # of that unit), and exits 2; with --checkpoint the line says how many
 # units the ledger holds, and the same command without the fault resumes
 # to the exact total.  QCOUNT_FAULT is the qcount_fault test build, in
-# which QCOUNT_TEST_FAIL_UNIT=K makes the K-th unit fail (core/plan.h).
+# which QCOUNT_TEST_FAIL_UNIT=K makes the K-th unit fail (core/test_hooks/fault_hook.h).
 #   Usage: fault_test.sh QCOUNT_FAULT KNOWN_TSV
 set -u
 qcount=$1 known=$2

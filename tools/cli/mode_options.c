@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "options.h"
+#include "mode_options.h"
 
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
 
@@ -120,9 +120,9 @@ int qc_mode_option(int code, const char *arg, qc_mode_options *m, char *err, siz
     return 0;
 }
 
-int qc_mode_finish(int argc, char **argv, int first, qc_options *opts, char *err, size_t errlen)
+int qc_mode_finish(int argc, char **argv, int first, int unique, const char *count_only,
+                   qc_mode_options *m, char *err, size_t errlen)
 {
-    qc_mode_options *m = &opts->mode;
     int listing = m->list || m->svg_path;
     const char *modes[3];
     int k = 0;
@@ -136,7 +136,7 @@ int qc_mode_finish(int argc, char **argv, int first, qc_options *opts, char *err
         FAIL("%s and %s cannot be used together", modes[0], modes[1]);
     /* -u/--unique is the count's option (options.c): with --list or --svg
      * it asks for one canonical solution per class instead */
-    m->unique = opts->unique;
+    m->unique = unique;
     if (!listing && m->limit_given)
         FAIL("--limit needs --list or --svg");
     if ((m->solve || m->verify) && m->unique)
@@ -148,24 +148,17 @@ int qc_mode_finish(int argc, char **argv, int first, qc_options *opts, char *err
     if (!m->solve && (m->random || m->seed_given))
         FAIL("%s needs --solve", m->random ? "--random" : "--seed");
     if (!listing && !m->solve && !m->verify)
-        return 0;                                   /* counting: N follows */
-    if (opts->threads || opts->json || !opts->bind || opts->engine_given) {
-        const char *what = opts->threads ? "--threads" : opts->json ? "--json"
-                         : !opts->bind ? "--no-bind" : "--engine";
-        FAIL("%s applies to counting, not to %s", what,
+        return QC_MODE_NONE;                        /* counting: N follows */
+    if (count_only)
+        FAIL("%s applies to counting, not to %s", count_only,
              listing ? (m->list ? "--list" : "--svg") : m->solve ? "--solve" : "--verify");
-    }
-    if (listing) {
-        opts->action = QC_ACTION_LIST;              /* N (1..32) follows */
-        return 0;
-    }
+    if (listing)
+        return QC_MODE_LIST;                        /* N (1..32) follows */
     if (m->verify) {
-        opts->action = QC_ACTION_VERIFY;
         m->verify_argc = argc - first;
         m->verify_argv = argv + first;
-        return 1;
+        return QC_MODE_VERIFY;
     }
-    opts->action = QC_ACTION_SOLVE;
     if (first >= argc)
         FAIL("missing board size N after --solve (try 'qcount --help')");
     if (argc - first > 1)
@@ -181,5 +174,5 @@ int qc_mode_finish(int argc, char **argv, int first, qc_options *opts, char *err
         FAIL("board size '%s' out of range for --solve (expected 1 to %ld)", word, QC_SOLVE_N_MAX);
     }
     m->solve_n = (size_t)v;
-    return 1;
+    return QC_MODE_SOLVE;
 }

@@ -1,8 +1,9 @@
 /*
- * mode_options.h — the options of the modes beyond counting (issue 6):
- * --list, --svg, --solve, --verify and their settings.  options.c hands
- * these options to qc_mode_option and the words after them to
- * qc_mode_finish; like options.c, nothing here prints.
+ * mode_options.h — the options of the modes beyond counting: --list,
+ * --svg, --solve, --verify and their settings.  options.c hands these
+ * options to qc_mode_option and the words after them to qc_mode_finish;
+ * like options.c, nothing here prints.  This header knows nothing of
+ * options.h (which includes it).
  */
 #ifndef QC_MODE_OPTIONS_H
 #define QC_MODE_OPTIONS_H
@@ -62,18 +63,19 @@ typedef struct qc_mode_options {
     char **verify_argv;
 } qc_mode_options;
 
+/* What the command line asks for beyond counting. */
+typedef enum qc_mode { QC_MODE_NONE = 0, QC_MODE_LIST, QC_MODE_SOLVE, QC_MODE_VERIFY } qc_mode;
+
 /* Takes one of the QC_MODE_OPT_ options; returns 0, or -1 with a message. */
 int qc_mode_option(int code, const char *arg, qc_mode_options *m, char *err, size_t errlen);
 
-struct qc_options;
 /* After getopt: checks the combination of options and, for --solve and
- * --verify, takes the words from argv[first] on.  Returns 1 when it set the
- * action and consumed the words, 0 when the count or the listing goes on
- * to parse N (the action is set for --list), -1 with a message. */
-int qc_mode_finish(int argc, char **argv, int first, struct qc_options *opts,
-                   char *err, size_t errlen);
-
-/* Runs --list, --svg, --solve or --verify; returns the exit status. */
-int qc_mode_main(const struct qc_options *opts);
+ * --verify, takes the words from argv[first] on.  unique: -u/--unique was
+ * given (with --list or --svg it asks for one solution per class);
+ * count_only: the first option given that applies to counting alone, or
+ * NULL.  Returns the mode, or -1 with a message; after QC_MODE_NONE (a
+ * count) and QC_MODE_LIST, N is still to parse from argv[first]. */
+int qc_mode_finish(int argc, char **argv, int first, int unique, const char *count_only,
+                   qc_mode_options *m, char *err, size_t errlen);
 
 #endif

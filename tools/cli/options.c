@@ -103,79 +103,82 @@ static void one_line(char *s)
             *s = '?';
 }
 
-#define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); one_line(err); return -1; } while (0)
+#define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
 
-static int parse_words(int argc, char **argv, qc_options *opts, char *err, size_t errlen)
+/* The count's own options (and -h, -V).  Returns 0, 1 when the action is
+ * settled (help, version), or -1 with a message. */
+static int take_option(int c, char **argv, qc_options *opts, char *err, size_t errlen)
 {
-    memset(opts, 0, sizeof *opts);
-    opts->bind = 1;
-    opts->engine = QC_ENGINE_JOIN;     /* replaced by N's default unless -e */
-    opterr = 0;       /* our own one-line messages, not getopt's */
-    optind = 0;       /* GNU: full re-initialisation, so we can parse twice */
     long v;
-    int c;
-    while ((c = getopt_long(argc, argv, ":t:e:jusqhV", long_options, NULL)) != -1) {
-        switch (c) {
-        case 't':
-            if (qc_parse_int(optarg, 1, 4096, &v) != 0)
-                FAIL("invalid thread count '%s' (expected an integer from 1 to 4096)", optarg);
-            opts->threads = (int)v;
-            break;
-        case OPT_NO_BIND:
-            opts->bind = 0;
-            break;
-        case 'e':
-            if (qc_engine_lookup(optarg, &opts->engine) != QC_OK)
-                FAIL("unknown engine '%s' (see --help)", optarg);
-            opts->engine_given = 1;
-            break;
-        case 'j':
-            opts->json = 1;
-            break;
-        case 'u':
-            opts->unique = 1;
-            break;
-        case 's':
-            opts->stats = 1;
-            break;
-        case OPT_CHECKPOINT:
-            if (*optarg == '\0')
-                FAIL("empty checkpoint file name (--checkpoint needs a FILE)");
-            opts->checkpoint = optarg;
-            break;
-        case OPT_PROGRESS:
-            if (opts->progress != QC_PROGRESS_NEVER)
-                opts->progress = QC_PROGRESS_ALWAYS;
-            break;
-        case 'q':
-            opts->progress = QC_PROGRESS_NEVER;
-            break;
-        case 'h':
-            opts->action = QC_ACTION_HELP;
-            return 0;
-        case 'V':
-            opts->action = QC_ACTION_VERSION;
-            return 0;
-        case QC_MODE_OPT_FIRST ... QC_MODE_OPT_END - 1:   /* mode_options.c */
-            if (qc_mode_option(c, optarg, &opts->mode, err, errlen) != 0)
-                return -1;
-            break;
-        case ':':
-            FAIL("option '%s' needs an argument", argv[optind - 1]);
-        default:
-            if (optopt)
-                FAIL("unknown option '-%c'", optopt);
-            FAIL("unknown option '%s'", argv[optind - 1]);
-        }
+    switch (c) {
+    case 't':
+        if (qc_parse_int(optarg, 1, 4096, &v) != 0)
+            FAIL("invalid thread count '%s' (expected an integer from 1 to 4096)", optarg);
+        opts->threads = (int)v;
+        break;
+    case OPT_NO_BIND:
+        opts->bind = 0;
+        break;
+    case 'e':
+        if (qc_engine_lookup(optarg, &opts->engine) != QC_OK)
+            FAIL("unknown engine '%s' (see --help)", optarg);
+        opts->engine_given = 1;
+        break;
+    case 'j':
+        opts->json = 1;
+        break;
+    case 'u':
+        opts->unique = 1;
+        break;
+    case 's':
+        opts->stats = 1;
+        break;
+    case OPT_CHECKPOINT:
+        if (*optarg == '\0')
+            FAIL("empty checkpoint file name (--checkpoint needs a FILE)");
+        opts->checkpoint = optarg;
+        break;
+    case OPT_PROGRESS:
+        if (opts->progress != QC_PROGRESS_NEVER)
+            opts->progress = QC_PROGRESS_ALWAYS;
+        break;
+    case 'q':
+        opts->progress = QC_PROGRESS_NEVER;
+        break;
+    case 'h':
+        opts->action = QC_ACTION_HELP;
+        return 1;
+    case 'V':
+        opts->action = QC_ACTION_VERSION;
+        return 1;
+    case QC_MODE_OPT_FIRST ... QC_MODE_OPT_END - 1:   /* mode_options.c */
+        return qc_mode_option(c, optarg, &opts->mode, err, errlen);
+    case ':':
+        FAIL("option '%s' needs an argument", argv[optind - 1]);
+    default:
+        if (optopt)
+            FAIL("unknown option '-%c'", optopt);
+        FAIL("unknown option '%s'", argv[optind - 1]);
     }
-    int mode = qc_mode_finish(argc, argv, optind, opts, err, errlen);
-    if (mode != 0)                  /* --solve, --verify: done; or an error */
-        return mode > 0 ? 0 : -1;
-    if (optind >= argc)
+    return 0;
+}
+
+/* The first option given that applies to counting alone, or NULL. */
+static const char *count_only_option(const qc_options *opts)
+{
+    return opts->threads ? "--threads" : opts->json ? "--json" : !opts->bind ? "--no-bind"
+           : opts->engine_given ? "--engine" : NULL;
+}
+
+/* The board size N, the one word left at argv[first]. */
+static int parse_n(int argc, char **argv, int first, qc_options *opts, char *err, size_t errlen)
+{
+    if (first >= argc)
         FAIL("missing board size N (try 'qcount --help')");
-    if (argc - optind > 1)
-        FAIL("unexpected argument '%s' (only one board size N)", argv[optind + 1]);
-    const char *word = argv[optind];
+    if (argc - first > 1)
+        FAIL("unexpected argument '%s' (only one board size N)", argv[first + 1]);
+    const char *word = argv[first];
+    long v;
     if (qc_parse_int(word, QC_N_MIN, QC_N_MAX, &v) != 0) {
         /* say which way it is wrong: not a number, or out of range */
         const char *p = word;
@@ -191,14 +194,37 @@ static int parse_words(int argc, char **argv, qc_options *opts, char *err, size_
     return 0;
 }
 
+static int parse_words(int argc, char **argv, qc_options *opts, char *err, size_t errlen)
+{
+    memset(opts, 0, sizeof *opts);
+    opts->bind = 1;
+    opts->engine = QC_ENGINE_JOIN;     /* replaced by N's default unless -e */
+    opterr = 0;       /* our own one-line messages, not getopt's */
+    optind = 0;       /* GNU: full re-initialisation, so we can parse twice */
+    int c;
+    while ((c = getopt_long(argc, argv, ":t:e:jusqhV", long_options, NULL)) != -1) {
+        int rc = take_option(c, argv, opts, err, errlen);
+        if (rc != 0)
+            return rc > 0 ? 0 : -1;
+    }
+    int mode = qc_mode_finish(argc, argv, optind, opts->unique, count_only_option(opts),
+                              &opts->mode, err, errlen);
+    if (mode < 0)
+        return -1;
+    static const qc_action actions[] = {
+        [QC_MODE_NONE] = QC_ACTION_COUNT, [QC_MODE_LIST] = QC_ACTION_LIST,
+        [QC_MODE_SOLVE] = QC_ACTION_SOLVE, [QC_MODE_VERIFY] = QC_ACTION_VERIFY,
+    };
+    opts->action = actions[mode];
+    if (mode == QC_MODE_SOLVE || mode == QC_MODE_VERIFY)   /* the words are taken */
+        return 0;
+    return parse_n(argc, argv, optind, opts, err, errlen);
+}
+
 int qc_options_parse(int argc, char **argv, qc_options *opts, char *err, size_t errlen)
 {
     int rc = parse_words(argc, argv, opts, err, errlen);
-    if (rc < 0) {
-        /* messages quote the user's words: keep them one printable line */
-        for (char *p = err; *p; p++)
-            if ((unsigned char)*p < 0x20 || *p == 0x7f)
-                *p = '?';
-    }
+    if (rc < 0)
+        one_line(err);   /* messages quote the user's words */
     return rc;
 }

@@ -13,7 +13,7 @@ typedef enum qc_action {
     QC_ACTION_COUNT = 0,
     QC_ACTION_HELP,
     QC_ACTION_VERSION,
-    QC_ACTION_LIST,       /* --list / --svg: solutions of an N-board (issue 6) */
+    QC_ACTION_LIST,       /* --list / --svg: solutions of an N-board */
     QC_ACTION_SOLVE,      /* --solve: one solution of a big board */
     QC_ACTION_VERIFY      /* --verify: check a placement */
 } qc_action;

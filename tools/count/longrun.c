@@ -1,6 +1,6 @@
 /*
  * longrun.c — a count with its checkpoint ledger, progress line and signal
- * handling (see longrun.h).
+ * handling, and the words it ends with (see longrun.h).
  *
  * Signals: SIGINT and SIGTERM only raise the run's stop flag (an atomic
  * store, async-signal-safe) and note which signal came; the workers see
@@ -49,6 +49,25 @@ static void progress(void *ctx, const qc_progress *p)
         qcp_line_update(lr->line, p);
 }
 
+int qc_longrun_open(qc_longrun_ctx *lr, const qc_options *opts, const qc_plan *plan,
+                    char *msg, size_t msglen)
+{
+    memset(lr, 0, sizeof *lr);
+    lr->path = opts->checkpoint;
+    if (opts->checkpoint && qct_ledger_open(&lr->ledger, opts->checkpoint, plan, msg, msglen) != 0)
+        return 2;
+    return 0;
+}
+
+void qc_longrun_show_progress(qc_longrun_ctx *lr, const qc_options *opts, size_t units)
+{
+    int finished = lr->ledger && qct_ledger_done_count(lr->ledger) == units;
+    int tty = isatty(STDERR_FILENO);
+    if (!finished && (opts->progress == QC_PROGRESS_ALWAYS
+                      || (opts->progress == QC_PROGRESS_AUTO && tty)))
+        lr->line = qcp_line_start(STDERR_FILENO, tty);
+}
+
 void qc_longrun_hooks(qc_longrun_ctx *lr, qc_run_options *run)
 {
     run->hook_ctx = lr;
@@ -74,61 +93,91 @@ int qc_longrun_stop_signal(void)
     return __atomic_load_n(&stop_signal, __ATOMIC_RELAXED);
 }
 
+int qc_longrun_sync(qc_longrun_ctx *lr, char *msg, size_t msglen)
+{
+    if (!lr->ledger || qct_ledger_sync(lr->ledger) == 0)
+        return 0;
+    snprintf(msg, msglen, "ledger '%s': cannot sync: %s", lr->path, strerror(errno));
+    return 2;
+}
+
+/* "stopped by WHY: ...": the exit status 128+signal. */
+static int say_stopped(const qc_longrun_ctx *lr, const char *why, size_t counted, size_t units,
+                       char *msg, size_t msglen)
+{
+    int sig = qc_longrun_stop_signal();
+    if (!why)
+        why = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
+    if (lr->ledger)
+        snprintf(msg, msglen, "stopped by %s: %zu of %zu work units are saved in ledger '%s'; "
+                 "run the same command again to resume", why,
+                 qct_ledger_done_count(lr->ledger), units, lr->path);
+    else
+        snprintf(msg, msglen, "stopped by %s after %zu of %zu work units; without "
+                 "--checkpoint the work done is lost", why, counted, units);
+    return 128 + (sig ? sig : SIGINT);
+}
+
+/* "WHY: ...", WHY being what ran out of memory: the exit status 2. */
+static int say_out_of_memory(const qc_longrun_ctx *lr, const char *why, size_t counted,
+                             size_t units, char *msg, size_t msglen)
+{
+    if (!why)
+        why = "out of memory counting a work unit";
+    if (lr->ledger)
+        snprintf(msg, msglen, "%s: %zu of %zu work units are saved in ledger '%s'; "
+                 "run it again, with fewer --threads, to resume",
+                 why, qct_ledger_done_count(lr->ledger), units, lr->path);
+    else
+        snprintf(msg, msglen, "%s (%zu of %zu were counted); try fewer --threads",
+                 why, counted, units);
+    return 2;
+}
+
+int qc_longrun_verdict(qc_longrun_ctx *lr, int rc, const char *why, size_t counted, size_t units,
+                       char *msg, size_t msglen)
+{
+    if (rc == QC_EHOOK) {
+        snprintf(msg, msglen, "ledger '%s': cannot write: %s", lr->path, strerror(lr->write_errno));
+        return 2;
+    }
+    if (qc_longrun_sync(lr, msg, msglen) != 0)
+        return 2;
+    if (rc == QC_OK)
+        return 0;
+    if (rc == QC_ESTOP)
+        return say_stopped(lr, why, counted, units, msg, msglen);
+    if (rc == QC_ENOMEM)
+        return say_out_of_memory(lr, why, counted, units, msg, msglen);
+    snprintf(msg, msglen, "the count failed");
+    return 2;
+}
+
+void qc_longrun_close(qc_longrun_ctx *lr)
+{
+    qct_ledger_close(lr->ledger);
+    lr->ledger = NULL;
+}
+
 int qc_longrun(const qc_options *opts, const qc_plan *plan, qc_result *result,
                char *msg, size_t msglen)
 {
-    qc_longrun_ctx lr = {0};
-    if (opts->checkpoint && qct_ledger_open(&lr.ledger, opts->checkpoint, plan, msg, msglen) != 0)
+    qc_longrun_ctx lr;
+    if (qc_longrun_open(&lr, opts, plan, msg, msglen) != 0)
         return 2;
 
     struct sigaction old_int, old_term;
     qc_longrun_catch_signals(&old_int, &old_term);
-
     size_t units = qc_plan_unit_count(plan);
-    int finished = lr.ledger && qct_ledger_done_count(lr.ledger) == units;
-    int tty = isatty(STDERR_FILENO);
-    if (!finished && (opts->progress == QC_PROGRESS_ALWAYS
-                      || (opts->progress == QC_PROGRESS_AUTO && tty)))
-        lr.line = qcp_line_start(STDERR_FILENO, tty);
+    qc_longrun_show_progress(&lr, opts, units);
 
     qc_run_options run = {.threads = opts->threads, .bind = opts->bind};
     qc_longrun_hooks(&lr, &run);
     int rc = qc_run(plan, &run, result);
     qcp_line_stop(lr.line);
 
-    int status = 0;
-    if (rc == QC_EHOOK) {
-        snprintf(msg, msglen, "ledger '%s': cannot write: %s", opts->checkpoint,
-                 strerror(lr.write_errno));
-        status = 2;
-    } else if (lr.ledger && qct_ledger_sync(lr.ledger) != 0) {
-        snprintf(msg, msglen, "ledger '%s': cannot sync: %s", opts->checkpoint, strerror(errno));
-        status = 2;
-    } else if (rc == QC_ESTOP) {
-        int sig = qc_longrun_stop_signal();
-        const char *name = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
-        if (lr.ledger)
-            snprintf(msg, msglen, "stopped by %s: %zu of %zu work units are saved in ledger '%s'; "
-                     "run the same command again to resume", name,
-                     qct_ledger_done_count(lr.ledger), units, opts->checkpoint);
-        else
-            snprintf(msg, msglen, "stopped by %s after %zu of %zu work units; without "
-                     "--checkpoint the work done is lost", name, result->units, units);
-        status = 128 + (sig ? sig : SIGINT);
-    } else if (rc == QC_ENOMEM) {
-        if (lr.ledger)
-            snprintf(msg, msglen, "out of memory counting a work unit: %zu of %zu work units are "
-                     "saved in ledger '%s'; run it again, with fewer --threads, to resume",
-                     qct_ledger_done_count(lr.ledger), units, opts->checkpoint);
-        else
-            snprintf(msg, msglen, "out of memory counting a work unit (%zu of %zu were counted); "
-                     "try fewer --threads", result->units, units);
-        status = 2;
-    } else if (rc != QC_OK) {
-        snprintf(msg, msglen, "the count failed");
-        status = 2;
-    }
-    qct_ledger_close(lr.ledger);
+    int status = qc_longrun_verdict(&lr, rc, NULL, result->units, units, msg, msglen);
+    qc_longrun_close(&lr);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     return status;

@@ -1,7 +1,9 @@
 /*
  * longrun.h — what makes a long count safe to leave running: the
  * checkpoint ledger, the progress line and clean stops on SIGINT/SIGTERM,
- * wrapped around qc_run for the qcount program.
+ * wrapped around qc_run for the qcount program.  The plain front
+ * (qc_longrun) and the MPI front (qcount_mpi.c) share everything here, and
+ * with it the words a count ends with.
  */
 #ifndef QC_LONGRUN_H
 #define QC_LONGRUN_H
@@ -13,14 +15,24 @@
 #include "options.h"
 #include "progress.h"
 
-/* What a count runs with: its ledger and progress line (either may be
- * NULL), and the errno of a ledger append that failed. */
+/* What a count runs with: its ledger and the ledger's file name, its
+ * progress line (any may be NULL), and the errno of a ledger append that
+ * failed. */
 typedef struct qc_longrun_ctx {
     qct_ledger *ledger;
+    const char *path;
     qcp_line *line;
     int write_errno;
 } qc_longrun_ctx;
 
+/* Clears lr and opens opts->checkpoint as its ledger, when given.  Returns
+ * 0, or 2 with a one-line message in msg. */
+int qc_longrun_open(qc_longrun_ctx *lr, const qc_options *opts, const qc_plan *plan,
+                    char *msg, size_t msglen);
+/* Starts lr's progress line on stderr when opts ask for one (--progress,
+ * or by default when stderr is a terminal), unless --quiet or the ledger
+ * already holds all the plan's units. */
+void qc_longrun_show_progress(qc_longrun_ctx *lr, const qc_options *opts, size_t units);
 /* Points run's hooks at lr (ledger lookups and records, the progress line)
  * and its stop flag at the one qc_longrun_catch_signals raises. */
 void qc_longrun_hooks(qc_longrun_ctx *lr, qc_run_options *run);
@@ -30,11 +42,31 @@ void qc_longrun_catch_signals(struct sigaction *old_int, struct sigaction *old_t
 /* The signal that raised the stop flag, or 0. */
 int qc_longrun_stop_signal(void);
 
-/* Counts plan as opts asks.  Returns 0 with *result filled; or an exit
- * status with a one-line message in msg: 2 for an error (a bad or
- * unwritable ledger, a work unit out of memory), 130 or 143 when SIGINT or
- * SIGTERM stopped the count (msg says how many units the ledger holds, or
- * that the work is lost). */
+/* Syncs lr's ledger (none is fine): 0, or 2 with "ledger 'F': cannot
+ * sync: ..." in msg. */
+int qc_longrun_sync(qc_longrun_ctx *lr, char *msg, size_t msglen);
+/* How a count that came back with rc ends: syncs the ledger and returns
+ * the exit status, 0 for QC_OK, else with the user's one line in msg:
+ *   QC_EHOOK   "ledger 'F': cannot write: ..."                      2
+ *   (the ledger cannot be synced) "ledger 'F': cannot sync: ..."    2
+ *   QC_ESTOP   "stopped by WHY: " what the ledger holds, or that the
+ *              work is lost                                 128+signal
+ *   QC_ENOMEM  "WHY: " what the ledger holds, or "(K of U were
+ *              counted)"; and the advice to use fewer --threads     2
+ *   other      "the count failed"                                   2
+ * why: for QC_ESTOP what stopped the run, NULL for the signal that raised
+ * the stop flag; for QC_ENOMEM what ran out of memory, NULL for "out of
+ * memory counting a work unit".  counted: the units this run has the
+ * tallies of; units: the plan's. */
+int qc_longrun_verdict(qc_longrun_ctx *lr, int rc, const char *why, size_t counted, size_t units,
+                       char *msg, size_t msglen);
+/* Closes lr's ledger. */
+void qc_longrun_close(qc_longrun_ctx *lr);
+
+/* Counts plan as opts asks, in this process.  Returns 0 with *result
+ * filled, or an exit status with a one-line message in msg: 2 for an
+ * error (a bad or unwritable ledger, a work unit out of memory), 130 or
+ * 143 when SIGINT or SIGTERM stopped the count (see qc_longrun_verdict). */
 int qc_longrun(const qc_options *opts, const qc_plan *plan, qc_result *result,
                char *msg, size_t msglen);
 

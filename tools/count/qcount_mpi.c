@@ -13,10 +13,8 @@
  * the default action and simply die.  A work unit that runs out of memory
  * on any rank ends the job the same way, with one line and exit status 2.
  */
-#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "longrun.h"
@@ -57,6 +55,59 @@ static void json_ranks(FILE *out, void *ctx)
     fprintf(out, "]");
 }
 
+/* Rank 0 quit at once, without the other ranks (a stop, a failed ledger
+ * write, a unit out of memory): say how far it got, then end every rank. */
+static int end_alone(qc_longrun_ctx *ctx, qct_mpi_result *result, int rc, const char *err,
+                     size_t units)
+{
+    const char *why = rc == QC_ENOMEM ? err : NULL;
+    if (rc == QC_ESTOP && qct_mpi_orphaned()) {
+        signal(SIGPIPE, SIG_IGN);   /* stderr may lead to a dead mpirun */
+        why = "the loss of its launcher (mpirun killed?)";
+    }
+    char msg[1024];
+    int status = qc_longrun_verdict(ctx, rc, why, result->total.units, units, msg, sizeof msg);
+    fprintf(stderr, "qcount: %s\n", msg);
+    qc_longrun_close(ctx);
+    qct_mpi_result_free(result);
+    fflush(stderr);
+    if (qct_mpi_orphaned())
+        _exit(status);   /* no launcher left to carry out an MPI_Abort */
+    qct_mpi_abort(status);
+    return status;
+}
+
+/* The count ended on every rank: rank 0 prints the result and the report.
+ * A ledger that cannot be synced still lets the right count be printed,
+ * but fails the run. */
+static int end_together(const qc_options *opts, qc_longrun_ctx *ctx, qct_mpi_result *result,
+                        int rc, const char *err, int root)
+{
+    char msg[512];
+    int status = 0;
+    if (rc == QC_OK && qc_longrun_sync(ctx, msg, sizeof msg) != 0) {
+        err = msg;
+        rc = QC_EHOOK;
+    }
+    qc_longrun_close(ctx);
+    if (rc != QC_OK && rc != QC_EHOOK) {
+        if (root)
+            fprintf(stderr, "qcount: %s\n", err);
+        status = 2;
+    } else if (root) {
+        if (rc == QC_EHOOK) {
+            fprintf(stderr, "qcount: %s\n", err);
+            status = 2;
+        }
+        print_report(result);
+        if (qc_report_result(opts, &result->total, json_ranks, result) != 0)
+            status = 2;
+    }
+    qct_mpi_result_free(result);
+    qct_mpi_finalize();
+    return status;
+}
+
 int qcount_mpi_main(const qc_options *opts, int *argc, char ***argv)
 {
     if (qct_mpi_init(argc, argv) != QC_OK) {
@@ -68,84 +119,24 @@ int qcount_mpi_main(const qc_options *opts, int *argc, char ***argv)
     qc_plan *plan = NULL;
     if (qc_plan_create(&plan, opts->n, opts->engine) != QC_OK)
         plan = NULL;
+    size_t units = plan ? qc_plan_unit_count(plan) : 0;
     qc_run_options run = {.threads = opts->threads, .bind = opts->bind};
     qc_longrun_ctx ctx = {0};
     char err[512], why[512];
     const char *root_error = NULL;
     if (root && plan) {
-        if (opts->checkpoint
-            && qct_ledger_open(&ctx.ledger, opts->checkpoint, plan, why, sizeof why) != 0)
+        if (qc_longrun_open(&ctx, opts, plan, why, sizeof why) != 0)
             root_error = why;
         qc_longrun_catch_signals(NULL, NULL);
-        int tty = isatty(STDERR_FILENO);
-        if (!root_error && (opts->progress == QC_PROGRESS_ALWAYS
-                            || (opts->progress == QC_PROGRESS_AUTO && tty)))
-            ctx.line = qcp_line_start(STDERR_FILENO, tty);
+        if (!root_error)
+            qc_longrun_show_progress(&ctx, opts, units);
         qc_longrun_hooks(&ctx, &run);
     }
     qct_mpi_result result;
     int rc = qct_mpi_count(plan, &run, root_error, &result, err, sizeof err);
     qcp_line_stop(ctx.line);
-    size_t units = plan ? qc_plan_unit_count(plan) : 0;
     qc_plan_free(plan);
-    int status = 0;
-    if (result.alone) {
-        /* rank 0 alone: say how far it got, then end every rank */
-        if (rc == QC_EHOOK) {
-            fprintf(stderr, "qcount: ledger '%s': cannot write: %s\n", opts->checkpoint,
-                    strerror(ctx.write_errno));
-            status = 2;
-        } else if (rc == QC_ENOMEM) {
-            if (ctx.ledger && qct_ledger_sync(ctx.ledger) == 0)
-                fprintf(stderr, "qcount: %s: %zu of %zu work units are saved in ledger '%s'; "
-                        "run it again with fewer --threads per rank to resume\n", err,
-                        qct_ledger_done_count(ctx.ledger), units, opts->checkpoint);
-            else
-                fprintf(stderr, "qcount: %s; the count is incomplete\n", err);
-            status = 2;
-        } else {
-            if (qct_mpi_orphaned())
-                signal(SIGPIPE, SIG_IGN);   /* stderr may lead to a dead mpirun */
-            int sig = qc_longrun_stop_signal();
-            const char *name = qct_mpi_orphaned() ? "the loss of its launcher (mpirun killed?)"
-                               : sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
-            if (ctx.ledger && qct_ledger_sync(ctx.ledger) == 0)
-                fprintf(stderr, "qcount: stopped by %s: %zu of %zu work units are saved in "
-                        "ledger '%s'; run it again, on any number of ranks, to resume\n",
-                        name, qct_ledger_done_count(ctx.ledger), units, opts->checkpoint);
-            else
-                fprintf(stderr, "qcount: stopped by %s after %zu of %zu work units; without "
-                        "--checkpoint the work done is lost\n", name, result.total.units, units);
-            status = 128 + (sig ? sig : SIGINT);
-        }
-        qct_ledger_close(ctx.ledger);
-        qct_mpi_result_free(&result);
-        fflush(stderr);
-        if (qct_mpi_orphaned())
-            _exit(status);   /* no launcher left to carry out an MPI_Abort */
-        qct_mpi_abort(status);
-        return status;
-    }
-    if (rc == QC_OK && ctx.ledger && qct_ledger_sync(ctx.ledger) != 0) {
-        snprintf(err, sizeof err, "ledger '%s': cannot sync: %s", opts->checkpoint,
-                 strerror(errno));
-        rc = QC_EHOOK;   /* the count is still right: print it, but fail */
-    }
-    qct_ledger_close(ctx.ledger);
-    if (rc != QC_OK && rc != QC_EHOOK) {
-        if (root)
-            fprintf(stderr, "qcount: %s\n", err);
-        status = 2;
-    } else if (root) {
-        if (rc == QC_EHOOK) {
-            fprintf(stderr, "qcount: %s\n", err);
-            status = 2;
-        }
-        print_report(&result);
-        if (qc_report_result(opts, &result.total, json_ranks, &result) != 0)
-            status = 2;
-    }
-    qct_mpi_result_free(&result);
-    qct_mpi_finalize();
-    return status;
+    if (result.alone)
+        return end_alone(&ctx, &result, rc, err, units);
+    return end_together(opts, &ctx, &result, rc, err, root);
 }

@@ -1,5 +1,5 @@
 /*
- * qcount_mpi.h — the program's MPI side (tools/qcount_mpi.c), built when
+ * qcount_mpi.h — the program's MPI side (qcount_mpi.c), built when
  * CMake finds MPI (QC_HAVE_MPI).
  */
 #ifndef QC_QCOUNT_MPI_H
