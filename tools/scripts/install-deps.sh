@@ -5,6 +5,8 @@ set -euo pipefail
 # clang + libomp-dev: the TSan build (LLVM's OpenMP runtime with Archer).
 # python3 + librsvg2-bin: the SVG test parses the drawing and renders it to PNG.
 packages=(build-essential cmake pkg-config libhwloc-dev libbenchmark-dev clang libomp-dev python3 librsvg2-bin)
+# man-db: the install test renders the man page (man --warnings).
+packages+=(man-db)
 # Open MPI: qcount's MPI support and its mpirun tests (qcount builds without).
 packages+=(libopenmpi-dev openmpi-bin)
 missing=()
