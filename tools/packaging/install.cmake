@@ -68,8 +68,10 @@ set_target_properties(qcount_shared PROPERTIES EXPORT_NAME qcount
   VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR}
   PUBLIC_HEADER "${QC_PUBLIC_HEADERS}"
   LINK_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/libqcount.map)
-target_link_options(qcount_shared PRIVATE
-  -Wl,--version-script=${CMAKE_CURRENT_LIST_DIR}/libqcount.map -Wl,--no-undefined)
+target_link_options(qcount_shared PRIVATE -Wl,--version-script=${CMAKE_CURRENT_LIST_DIR}/libqcount.map)
+if(QC_SANITIZE STREQUAL "")   # clang leaves a sanitizer's runtime to the program
+  target_link_options(qcount_shared PRIVATE -Wl,--no-undefined)
+endif()
 set_target_properties(qcount_static PROPERTIES EXPORT_NAME qcount_static)
 
 # ---- files ------------------------------------------------------------
