@@ -7,6 +7,8 @@ set -euo pipefail
 packages=(build-essential cmake pkg-config libhwloc-dev libbenchmark-dev clang libomp-dev python3 librsvg2-bin)
 # gnuplot-nox: tools/scripts/speedup.py draws the thread-scaling plot.
 packages+=(gnuplot-nox)
+# man-db: the install test renders the man page (man --warnings).
+packages+=(man-db)
 # Open MPI: qcount's MPI support and its mpirun tests (qcount builds without).
 packages+=(libopenmpi-dev openmpi-bin)
 missing=()

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# install_test.sh — qcount as a package: `cmake --install` into a scratch
+# prefix puts every file in place and nothing else; the embedding example
+# builds against that prefix through pkg-config and through
+# find_package(qcount) and counts; `cpack -G DEB` packs the same files and
+# the unpacked package counts; the man page renders without a warning and,
+# like the bash completion, names every option of `qcount --help`.
+# Usage: install_test.sh BUILD_DIR SOURCE_DIR VERSION LIBDIR C_COMPILER
+set -u
+build=$1 src=$2 version=$3 libdir=$4 cc=$5
+. "$(dirname "$0")/test_lib.sh"
+prefix=$tmp/prefix
+major=${version%%.*}
+
+# ---- the install: every expected file, nothing else
+if cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" 2>&1; then ok; else
+    bad "cmake --install"; cat "$tmp/install.log"; fi
+files() { (cd "$1" && find . \( -type f -o -type l \) | sed 's|^\./||' | sort); }
+expected=$(sort <<EOF2
+bin/qcount
+include/qcount.h
+include/qcount_solutions.h
+$libdir/libqcount.a
+$libdir/libqcount.so
+$libdir/libqcount.so.$major
+$libdir/libqcount.so.$version
+$libdir/pkgconfig/qcount.pc
+$libdir/cmake/qcount/qcountConfig.cmake
+$libdir/cmake/qcount/qcountConfigVersion.cmake
+$libdir/cmake/qcount/qcountTargets.cmake
+$libdir/cmake/qcount/qcountTargets-CONFIG.cmake
+share/bash-completion/completions/qcount
+share/doc/qcount/LICENSE
+share/man/man1/qcount.1
+EOF2
+)
+got=$(files "$prefix" | sed 's|qcountTargets-[a-z]*\.cmake$|qcountTargets-CONFIG.cmake|')
+if [ "$got" = "$expected" ]; then ok; else
+    bad "installed files differ from the expected list:"; diff <(echo "$expected") <(echo "$got"); fi
+for h in qcount.h qcount_solutions.h; do
+    cmp -s "$src/core/include/$h" "$prefix/include/$h" && ok || bad "include/$h is not core/include/$h"
+done
+cmp -s "$src/tools/man/qcount.1" "$prefix/share/man/man1/qcount.1" && ok || bad "installed man page differs"
+so=$prefix/$libdir/libqcount.so
+[ "$(readlink "$so")" = "libqcount.so.$major" ] && [ "$(readlink "$so.$major")" = "libqcount.so.$version" ] \
+    && ok || bad "libqcount.so symlinks: $(readlink "$so") $(readlink "$so.$major")"
+dyn=$(readelf -d "$so.$version")
+grep -q "SONAME.*\[libqcount.so.$major\]" <<<"$dyn" && ok || bad "soname is not libqcount.so.$major"
+grep -q "NEEDED.*libmpi" <<<"$dyn" && bad "libqcount.so needs libmpi" || ok
+# the engines' inner names (qck_, qcj_, qct_, dlx_) stay inside the library
+inner=$(nm -D --defined-only "$so.$version" | awk '$3 !~ /^qc_/ && $2 != "A" { print $3 }')
+[ -z "$inner" ] && ok || bad "libqcount.so exports more than qc_*: $inner"
+nm "$prefix/$libdir/libqcount.a" 2>/dev/null | grep -q ' T qc_run$' && ok || bad "libqcount.a lacks qc_run"
+out=$("$prefix/bin/qcount" 12 2>&1) && [ "$out" = 14200 ] && ok || bad "installed qcount 12 -> '$out'"
+out=$("$prefix/bin/qcount" --version 2>&1) && [ "$out" = "qcount $version" ] && ok || bad "--version -> '$out'"
+
+# ---- the embedding example against the prefix, both ways: N=12 and its
+# progress lines on stderr
+run_example() {   # run_example HOW PROGRAM
+    local out
+    out=$("$2" 12 2 2>"$tmp/$1.err") && [ "$out" = 14200 ] && grep -q '^progress: 0 of ' "$tmp/$1.err" \
+        && grep -Eq '^progress: ([0-9]+) of \1 units' "$tmp/$1.err" && ok \
+        || { bad "example built by $1: '$out'"; cat "$tmp/$1.err"; }
+    "$2" 33 >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "example built by $1 takes N=33"
+}
+cp -r "$src/examples" "$tmp/ex-pc"
+if PKG_CONFIG_PATH=$prefix/$libdir/pkgconfig make -C "$tmp/ex-pc" CC="$cc" >"$tmp/pc.log" 2>&1; then
+    ok; run_example pkg-config "$tmp/ex-pc/count_progress"
+else bad "example by pkg-config does not build"; cat "$tmp/pc.log"; fi
+if cmake -S "$src/examples" -B "$tmp/ex-cmake" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_COMPILER="$cc" \
+       >"$tmp/cmake.log" 2>&1 && cmake --build "$tmp/ex-cmake" >>"$tmp/cmake.log" 2>&1; then
+    ok; run_example find_package "$tmp/ex-cmake/count_progress"
+else bad "example by find_package(qcount) does not build"; cat "$tmp/cmake.log"; fi
+
+# ---- the Debian package: the same files, and its qcount counts
+if cpack -G DEB --config "$build/CPackConfig.cmake" -B "$tmp/pkg" >"$tmp/cpack.log" 2>&1; then ok; else
+    bad "cpack -G DEB"; cat "$tmp/cpack.log"; fi
+deb=$(ls "$tmp"/pkg/qcount_"$version"_*.deb 2>/dev/null | head -n 1)
+if [ -n "$deb" ] && dpkg-deb -x "$deb" "$tmp/deb"; then
+    ok
+    debfiles=$(files "$tmp/deb/usr")
+    [ "$debfiles" = "$(files "$prefix")" ] && ok \
+        || { bad "the .deb's files differ from the install:"; diff <(files "$prefix") <(echo "$debfiles"); }
+    for f in $debfiles; do
+        [ -L "$prefix/$f" ] || cmp -s "$prefix/$f" "$tmp/deb/usr/$f" || bad "$f differs between the .deb and the install"
+    done
+    out=$("$tmp/deb/usr/bin/qcount" 12 2>&1) && [ "$out" = 14200 ] && ok || bad "packaged qcount 12 -> '$out'"
+    dpkg-deb -f "$deb" Depends | grep -q libhwloc && ok || bad "the .deb does not depend on libhwloc"
+else bad "no .deb to unpack in $tmp/pkg"; fi
+
+# ---- the man page and the completion name every option of --help
+warn=$(MANWIDTH=80 man --warnings -l "$src/tools/man/qcount.1" 2>&1 >"$tmp/man.txt")
+[ -z "$warn" ] && [ -s "$tmp/man.txt" ] && ok || bad "man --warnings: $warn"
+options=$("$prefix/bin/qcount" --help | grep -o -- '--[a-z][a-z-]*' | sort -u)
+[ "$(wc -l <<<"$options")" -ge 20 ] && ok || bad "too few options in --help: $options"
+complete_words() {   # complete_words WORD...: what the completion offers for the last word
+    bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _qcount; echo "${COMPREPLY[*]}"' \
+        _ "$prefix/share/bash-completion/completions/qcount" qcount "$@"
+}
+offered=" $(complete_words --) "
+for o in $options; do
+    grep -q -- "$o\b" "$tmp/man.txt" || bad "the man page lacks $o"
+    [[ $offered == *" $o "* || $offered == *" $o= "* ]] || bad "the completion does not offer $o"
+done
+for s in 0 1 2 130 143 QCOUNT_MPI; do
+    grep -q "^       $s\b" "$tmp/man.txt" || bad "the man page lacks $s in EXIT STATUS or ENVIRONMENT"
+done
+[ "$(complete_words --engine = e)" = eightfold ] && ok || bad "completion of --engine=e: $(complete_words --engine = e)"
+[ "$(complete_words --form)" = --format= ] && ok || bad "completion of --form: $(complete_words --form)"
+
+report install

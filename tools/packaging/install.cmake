@@ -1,0 +1,123 @@
+# install.cmake — what `cmake --install` puts in place and what `cpack -G
+# DEB` packs: the program, libqcount (shared and static) with its public
+# headers, the CMake package and the pkg-config file that find it, the man
+# page, the bash completion and the licence.  Included once, at the end of
+# the top-level CMakeLists.txt, after the rooms have defined their targets.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+# ---- what libqcount is made of ----------------------------------------
+# The core and the scheduler over cores; not threads/mpi/, which stays with
+# the program, so that a library user never links nor loads libmpi.  Each
+# list names the room target whose include directories and compile options
+# its sources are built with, and the libraries they need.  [library sources]
+set(QC_LIB_CORE_SOURCES ${QC_CORE_SOURCES})
+set(QC_LIB_CORE_TARGET qcount_core)
+set(QC_LIB_THREADS_SOURCES
+  ${PROJECT_SOURCE_DIR}/threads/run.c
+  ${PROJECT_SOURCE_DIR}/threads/topology.c)
+set(QC_LIB_THREADS_TARGET qcount)
+set(QC_PUBLIC_HEADERS
+  ${PROJECT_SOURCE_DIR}/core/include/qcount.h
+  ${PROJECT_SOURCE_DIR}/core/include/qcount_solutions.h)
+set(QC_LIB_CORE_DEPS)
+set(QC_LIB_THREADS_DEPS OpenMP::OpenMP_C PkgConfig::HWLOC Threads::Threads)
+set(QC_LIB_DEPS ${QC_LIB_CORE_DEPS} ${QC_LIB_THREADS_DEPS})
+
+# One position-independent build of the sources per room, shared by the .so
+# and the .a: the same include directories, compile options and per-file
+# options (e.g. the eightfold step's, core/CMakeLists.txt) as the room's
+# own target, without the room's MPI definition.
+foreach(room CORE THREADS)
+  set(obj qcount_pic_${room})
+  set(from ${QC_LIB_${room}_TARGET})
+  add_library(${obj} OBJECT ${QC_LIB_${room}_SOURCES})
+  set_target_properties(${obj} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  target_include_directories(${obj} PRIVATE
+    $<TARGET_PROPERTY:${from},INCLUDE_DIRECTORIES>
+    ${PROJECT_SOURCE_DIR}/core/include)
+  target_compile_options(${obj} PRIVATE $<TARGET_PROPERTY:${from},COMPILE_OPTIONS>
+    $<$<C_COMPILER_ID:GNU>:-fno-semantic-interposition>)
+  target_compile_definitions(${obj} PRIVATE
+    $<FILTER:$<TARGET_PROPERTY:${from},COMPILE_DEFINITIONS>,EXCLUDE,^QC_HAVE_MPI$>)
+  target_link_libraries(${obj} PRIVATE ${QC_LIB_${room}_DEPS})
+  get_target_property(from_dir ${from} SOURCE_DIR)
+  foreach(src ${QC_LIB_${room}_SOURCES})
+    get_source_file_property(opts ${src} DIRECTORY ${from_dir} COMPILE_OPTIONS)
+    if(opts)
+      set_source_files_properties(${src} PROPERTIES COMPILE_OPTIONS "${opts}")
+    endif()
+  endforeach()
+endforeach()
+
+# libqcount.so.0 exports the qc_ names alone (libqcount.map); the engines'
+# inner names stay local, so calls among them bind directly.
+add_library(qcount_shared SHARED)
+add_library(qcount_static STATIC)
+foreach(lib qcount_shared qcount_static)
+  target_sources(${lib} PRIVATE $<TARGET_OBJECTS:qcount_pic_CORE> $<TARGET_OBJECTS:qcount_pic_THREADS>)
+  target_link_libraries(${lib} PRIVATE ${QC_LIB_DEPS})
+  target_include_directories(${lib} INTERFACE
+    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/core/include>
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  set_target_properties(${lib} PROPERTIES OUTPUT_NAME qcount
+    ARCHIVE_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/lib
+    LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/lib)
+endforeach()
+set_target_properties(qcount_shared PROPERTIES EXPORT_NAME qcount
+  VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR}
+  PUBLIC_HEADER "${QC_PUBLIC_HEADERS}"
+  LINK_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/libqcount.map)
+target_link_options(qcount_shared PRIVATE -Wl,--version-script=${CMAKE_CURRENT_LIST_DIR}/libqcount.map)
+if(QC_SANITIZE STREQUAL "")   # clang leaves a sanitizer's runtime to the program
+  target_link_options(qcount_shared PRIVATE -Wl,--no-undefined)
+endif()
+set_target_properties(qcount_static PROPERTIES EXPORT_NAME qcount_static)
+
+# ---- files ------------------------------------------------------------
+install(TARGETS qcount_shared qcount_static EXPORT qcountTargets
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  PUBLIC_HEADER DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/tools/man/qcount.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+install(FILES ${PROJECT_SOURCE_DIR}/tools/completion/qcount.bash
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME qcount)
+install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
+# find_package(qcount): qcount::qcount (the .so), qcount::qcount_static.
+set(QC_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/qcount)
+install(EXPORT qcountTargets NAMESPACE qcount:: DESTINATION ${QC_CMAKE_DIR})
+configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/qcountConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/qcountConfig.cmake INSTALL_DESTINATION ${QC_CMAKE_DIR})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/qcountConfigVersion.cmake
+  COMPATIBILITY SameMajorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/qcountConfig.cmake ${PROJECT_BINARY_DIR}/qcountConfigVersion.cmake
+  DESTINATION ${QC_CMAKE_DIR})
+
+# pkg-config: paths relative to the .pc file, so that the prefix can move
+# (an unpacked .deb, a staged DESTDIR).
+file(RELATIVE_PATH QC_PC_TO_PREFIX /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
+string(REGEX REPLACE "/$" "" QC_PC_TO_PREFIX "${QC_PC_TO_PREFIX}")
+string(STRIP "${OpenMP_C_FLAGS} ${CMAKE_THREAD_LIBS_INIT}" QC_PC_LIBS_PRIVATE)
+configure_file(${CMAKE_CURRENT_LIST_DIR}/qcount.pc.in ${PROJECT_BINARY_DIR}/qcount.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/qcount.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# ---- cpack -G DEB: one package holding exactly the files above ----------
+# Build it from a portable configuration (the 'portable' preset): the
+# default QC_NATIVE=ON tunes the code for the building machine's CPU.
+set(CPACK_PACKAGE_NAME qcount)
+set(CPACK_PACKAGE_VENDOR "the qcount authors")
+set(CPACK_PACKAGE_CONTACT "the qcount authors")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "multithreaded N-Queens solution counter")
+set(CPACK_PACKAGE_DESCRIPTION "qcount counts, lists, draws and verifies the solutions of the N-Queens\
+ problem on boards up to 32 x 32, over every core (OpenMP, hwloc) and, under\
+ mpirun, over the ranks of an MPI job.  libqcount offers the same counting\
+ to C programs.")
+set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION math)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)          # Depends: from the ELF files
+set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)    # shlibs: for libqcount.so.0
+set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "libhwloc-dev, pkg-config")
+include(CPack)
