@@ -9,11 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "check.h"
 #include "known.h"
 
-static int failures;
-#define CHECK(cond, ...) do { if (!(cond)) { failures++; printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-    printf(__VA_ARGS__); printf("\n"); } } while (0)
 
 /* Counts a plan one unit at a time, on this thread. */
 static qc_tally count_serially(const qc_plan *plan)
@@ -116,6 +114,5 @@ int main(int argc, char **argv)
     CHECK(qc_plan_unit_count(plan) > 0, "n=%d: no units", QC_N_MAX);
     qc_plan_free(plan);
 
-    printf("%s (%d failures)\n", failures ? "FAILED" : "ok", failures);
-    return failures ? 1 : 0;
+    return check_report("engines");
 }

@@ -7,11 +7,9 @@
 
 #include "kernel/kernel.h"
 #include "plan.h"
+#include "check.h"
 #include "known.h"
 
-static int failures;
-#define CHECK(cond, ...) do { if (!(cond)) { failures++; printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-    printf(__VA_ARGS__); printf("\n"); } } while (0)
 
 /* The textbook count: rows top-down, a queen per row, attack checks on
  * coordinates (no bitmasks), no symmetry. */
@@ -187,6 +185,5 @@ int main(void)
     test_halving_middle_column();
     test_plan_fingerprint();
     test_u128();
-    printf("%s: %d failures\n", __FILE__, failures);
-    return failures ? 1 : 0;
+    return check_report("kernel");
 }

@@ -9,11 +9,9 @@
 #include <string.h>
 
 #include "eightfold/constellations.h"
+#include "check.h"
 #include "known.h"
 
-static int failures;
-#define CHECK(cond, ...) do { if (!(cond)) { failures++; printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-    printf(__VA_ARGS__); printf("\n"); } } while (0)
 
 /* ---- brute orbits: a constellation as a sorted set of squares ------- */
 
@@ -271,6 +269,5 @@ int main(int argc, char **argv)
     test_hand_made();
     test_all_orbits();
     test_symmetric_counts(known);
-    printf("%s (%d failures)\n", failures ? "FAILED" : "ok", failures);
-    return failures ? 1 : 0;
+    return check_report("symmetry");
 }

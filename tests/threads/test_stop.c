@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "kernel/kernel.h"
+#include "check.h"
 #include "known.h"
 #include "plan.h"
 #include "qcount.h"
@@ -27,9 +28,6 @@
 /* eightfold.c built with EF_STOP_ROWS 2 and 4 (tests/CMakeLists.txt) */
 extern const qc_engine_ops qc_eightfold_deep2_ops, qc_eightfold_deep4_ops;
 
-static int failures;
-#define CHECK(cond) do { if (!(cond)) { failures++; \
-    fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); } } while (0)
 
 typedef struct hooks {
     const qc_plan *plan;
@@ -304,9 +302,5 @@ int main(int argc, char **argv)
     CHECK(qc_run(plan, &eo, &r) == QC_ESTOP);
     CHECK(r.units == 0 && r.total == 0);
     qc_plan_free(plan);
-    if (failures)
-        fprintf(stderr, "%d checks failed\n", failures);
-    else
-        printf("stop: all checks passed\n");
-    return failures != 0;
+    return check_report("stop");
 }
