@@ -44,7 +44,7 @@ typedef enum qc_engine_id {
     QC_ENGINE_HALVING = 0, /* mirror halving over a 2-4 row prefix split */
     QC_ENGINE_EIGHTFOLD,   /* all 8 symmetries over border constellations */
     QC_ENGINE_JOIN,        /* meet in the middle: top halves x bottom halves */
-    QC_ENGINE_DLX,         /* oracle: exact cover, dancing links (core/dlx.c) */
+    QC_ENGINE_DLX,         /* oracle: exact cover, dancing links (oracle/dlx.c) */
     QC_ENGINE_BRUTE,       /* oracle: plain permutation search, no bitmasks */
     QC_ENGINE_COUNT_
 } qc_engine_id;
