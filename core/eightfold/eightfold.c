@@ -1,12 +1,12 @@
 /*
  * eightfold.c — the 8-fold engine: all eight symmetries of the square.
  *
- * Work units are constellations (symmetry.h): one queen pre-placed on each
+ * Work units are constellations (constellations.h): one queen pre-placed on each
  * border line — first row, last row, first column, last column — as in the
  * published "constellation" / Q27 "coronal" counters.  Every solution has
  * exactly one constellation, so the constellations split the solutions;
  * only the canonical one of each orbit under the dihedral group is kept and
- * its completions count |orbit| = 2, 4 or 8 times (symmetry.c proves it;
+ * its completions count |orbit| = 2, 4 or 8 times (constellations.c proves it;
  * the self-symmetric constellations, with orbits of 2 and 4, are the trap).
  * Somewhat under N^4/8 units (the attacking ones drop out): 730 at N=12,
  * 3206 at N=16, 9522 at N=20, 38604 at N=27 — fine-grained enough for
@@ -35,7 +35,7 @@
 #include "constellations.h"
 
 typedef struct ef_unit {
-    qcs_constellation k;
+    qce_constellation k;
     uint8_t weight;            /* orbit size: 1 (N=1), 2, 4 or 8 */
 } ef_unit;
 
@@ -68,10 +68,10 @@ typedef struct ef_rows {
     ef_level lv[QC_N_MAX + 2];
 } ef_rows;
 
-static void ef_rows_build(int n, qcs_constellation k, ef_rows *rows)
+static void ef_rows_build(int n, qce_constellation k, ef_rows *rows)
 {
     int qr[4], qc[4];
-    int q = qcs_queens(n, k, qr, qc);
+    int q = qce_queens(n, k, qr, qc);
     uint32_t fixed_cols = 0;
     for (int i = 0; i < q; i++)
         fixed_cols |= 1u << qc[i];
@@ -500,7 +500,7 @@ static uint64_t ef_count(const ef_rows *rows, uint64_t *placements)
 static size_t ef_walk(int n, ef_unit *out)
 {
     size_t count = 0;
-    qcs_constellation k;
+    qce_constellation k;
     for (int top = 0; top < n; top++)
         for (int bottom = 0; bottom < n; bottom++)
             for (int left = 0; left < n; left++)
@@ -510,7 +510,7 @@ static size_t ef_walk(int n, ef_unit *out)
                     k.left = (int8_t)left;
                     k.right = (int8_t)right;
                     int size;
-                    if (!qcs_legal(n, k) || !qcs_canonical(n, k, &size))
+                    if (!qce_legal(n, k) || !qce_canonical(n, k, &size))
                         continue;
                     if (out) {
                         out[count].k = k;
@@ -539,7 +539,7 @@ static int ef_build(qc_plan *plan)
     h = qc_fingerprint_mix(h, (uint64_t)n);
     for (size_t i = 0; i < count; i++) {
         const ef_unit *u = &data->units[i];
-        h = qc_fingerprint_mix(h, (uint64_t)qcs_key(u->k) << 8 | u->weight);
+        h = qc_fingerprint_mix(h, (uint64_t)qce_key(u->k) << 8 | u->weight);
     }
     plan->fingerprint = h;
     plan->unit_count = count;

@@ -13,6 +13,7 @@
 #include "oracle/queens_dlx.h"
 #include "check.h"
 #include "known.h"
+#include "qcount_solutions.h"
 
 
 /* The textbook first attacking pair: lowest row b attacked from above,

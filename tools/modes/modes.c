@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "options.h"
+#include "qcount_solutions.h"
 #include "outbuf.h"
 #include "svg.h"
 
