@@ -57,7 +57,7 @@ uint64_t qce_count_plain(const qce_rows *rows, uint64_t *placements)
                                                        : rows->lv[lj].up - rows->lv[li].up;
     if (levels == 2) {
         uint64_t c = qce_finish2(qce_free(0, 0, 0, rows, li), qce_free(0, 0, 0, rows, lj),
-                                s_ij, &placed);
+                                 s_ij, &placed);
         *placements += placed;
         return c;
     }
@@ -88,7 +88,7 @@ uint64_t qce_count_plain(const qce_rows *rows, uint64_t *placements)
         placed++;
         if (d == last) {
             solutions += qce_finish2(qce_free(c, a, m, rows, li), qce_free(c, a, m, rows, lj),
-                                    s_ij, &placed);
+                                     s_ij, &placed);
             continue;
         }
         d++;

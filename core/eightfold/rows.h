@@ -45,13 +45,13 @@ void qce_rows_build(int n, qce_constellation k, qce_rows *rows);
  * c-r+n-1 of `main` (64-bit: 2n-1 diagonals), and row r reads its attacked
  * columns as anti >> r and main >> (n-1-r). */
 static inline uint32_t qce_free_at(uint32_t cols, uint64_t anti, uint64_t main,
-                                  const qce_level *lv)
+                                   const qce_level *lv)
 {
     return ~(cols | (uint32_t)(anti >> lv->up) | (uint32_t)(main >> lv->down) | lv->block);
 }
 
 static inline uint32_t qce_free(uint32_t cols, uint64_t anti, uint64_t main,
-                               const qce_rows *rows, int level)
+                                const qce_rows *rows, int level)
 {
     return qce_free_at(cols, anti, main, &rows->lv[level]);
 }

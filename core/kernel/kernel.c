@@ -15,9 +15,10 @@
  *                         level's loop branch is predicted on its own;
  *   [stop check]          with a stop flag, the top rows are walked by a
  *                         small recursion that reads the flag before each
- *                         subtree of QCK_STOP_ROWS rows (config.h), and the loop below
- *                         counts those subtrees untouched: the hot path
- *                         pays nothing for being interruptible.
+ *                         subtree of QCK_STOP_ROWS rows (config.h), and
+ *                         the loop below counts those subtrees untouched:
+ *                         the hot path pays nothing for being
+ *                         interruptible.
  */
 #include "config.h"
 #include "kernel.h"
