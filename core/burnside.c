@@ -1,5 +1,5 @@
 /*
- * symcount.c — fundamental solutions (OEIS A002562) by Burnside's lemma,
+ * burnside.c — fundamental solutions (OEIS A002562) by Burnside's lemma,
  * for any engine: two small searches count the solutions that a half turn
  * and a quarter turn leave unchanged, and qc_fundamental_count combines
  * them with the total.  Pure: no threads, no I/O.

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "kernel/kernel.h"
 #include "plan.h"
 
@@ -36,13 +37,6 @@ int qc_engine_lookup(const char *name, qc_engine_id *out)
     }
     return QC_EINVAL;
 }
-
-/* Measured (dev machine, one thread, best of 5 runs, --json seconds):
- * join is the fastest engine at every N >= 14 (N=14: join 5.0 ms,
- * eightfold 21.5 ms, halving 78 ms) and by far from there on; below 14
- * all engines take under 5 ms and eightfold is as fast or faster (N=13:
- * 4.1 ms against join's 4.6 ms; N=11: 0.30 against 0.53 ms). */
-#define QC_JOIN_FROM_N 14
 
 qc_engine_id qc_engine_default(int n)
 {
@@ -141,11 +135,11 @@ int qc_plan_count_unit_until(const qc_plan *plan, size_t unit, const int *stop, 
     }
     const int *outer = qck_stop_flag;
     qck_stop_flag = stop;   /* [stop check]: the engines read it inside a unit */
-    int rc = qc_plan_count_unit(plan, unit, out);
+    int rc = qc_plan_count_unit(plan, unit, out);   /* zeroes *out on an error */
     qck_stop_flag = outer;
     if (rc == QC_OK && stop && __atomic_load_n(stop, __ATOMIC_RELAXED)) {
-        out->solutions = 0;  /* may have been cut short: never a partial count */
-        out->placements = 0;
+        out->solutions = 0;  /* raised as the unit ended: it may have been cut */
+        out->placements = 0; /* short unseen, and a count is never partial */
         return QC_ESTOP;
     }
     return rc;

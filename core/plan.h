@@ -15,9 +15,11 @@ typedef struct qc_engine_ops {
      * QC_OK or an error.  plan->n is set before the call. */
     int (*build)(qc_plan *plan);
     /* Counts one unit (unit < unit_count) into *out, which the caller has
-     * zeroed; returns QC_OK, or QC_ENOMEM when the unit's working memory
-     * could not be had (then *out is left at zero: a failed unit counts
-     * nothing, and the caller must not take it for counted). */
+     * zeroed; returns QC_OK, QC_ENOMEM when the unit's working memory
+     * could not be had, or QC_ESTOP when the thread's stop flag
+     * (qck_stop_flag, kernel/kernel.h) cut the count short.  On an error
+     * *out may hold part of a count: qc_plan_count_unit zeroes it, as a
+     * failed unit counts nothing. */
     int (*count_unit)(const qc_plan *plan, size_t unit, qc_tally *out);
     void (*release)(qc_plan *plan);
 } qc_engine_ops;

@@ -1,6 +1,6 @@
 /*
- * symmetry.c — canonical constellations under the dihedral group of the
- * square, and the size of their orbits.
+ * constellations.c — canonical constellations under the dihedral group of
+ * the square, and the size of their orbits.
  *
  * Why orbits weight correctly.  Every solution has exactly one queen on
  * each border line, so it has exactly one constellation; a symmetry g maps
@@ -20,12 +20,13 @@
  * queen (n-1,b) with the right one (b,n-1) unless b = n-1, and the corners
  * (0,0) and (n-1,n-1) attack each other; the other two reflections are
  * these composed with a half turn.  So stabilisers are subgroups of the
- * rotations and orbits have 8, 4 or 2 members (tests/test_symmetry.c
+ * rotations and orbits have 8, 4 or 2 members (tests/core/test_symmetry.c
  * checks that against brute enumeration of the orbits).
  */
 #include "constellations.h"
+#include "dihedral.h"
 
-int qcs_queens(int n, qcs_constellation k, int rows[4], int cols[4])
+int qce_queens(int n, qce_constellation k, int rows[4], int cols[4])
 {
     const int r[4] = {0, n - 1, k.left, k.right};
     const int c[4] = {k.top, k.bottom, 0, n - 1};
@@ -43,13 +44,13 @@ int qcs_queens(int n, qcs_constellation k, int rows[4], int cols[4])
     return count;
 }
 
-int qcs_legal(int n, qcs_constellation k)
+int qce_legal(int n, qce_constellation k)
 {
     if (k.top < 0 || k.top >= n || k.bottom < 0 || k.bottom >= n ||
         k.left < 0 || k.left >= n || k.right < 0 || k.right >= n)
         return 0;
     int rows[4], cols[4];
-    int q = qcs_queens(n, k, rows, cols);
+    int q = qce_queens(n, k, rows, cols);
     for (int i = 0; i < q; i++)
         for (int j = i + 1; j < q; j++) {
             int dr = rows[i] - rows[j], dc = cols[i] - cols[j];
@@ -61,36 +62,36 @@ int qcs_legal(int n, qcs_constellation k)
     return 1;
 }
 
-qcs_constellation qcs_image(int n, qcs_constellation k, int g)
+qce_constellation qce_image(int n, qce_constellation k, int g)
 {
     int rows[4], cols[4];
-    int q = qcs_queens(n, k, rows, cols);
-    qcs_constellation out = {-1, -1, -1, -1};
+    int q = qce_queens(n, k, rows, cols);
+    qce_constellation out = {-1, -1, -1, -1};
     for (int i = 0; i < q; i++) {
-        int r, c;
-        qcs_apply(g, n, rows[i], cols[i], &r, &c);
+        size_t r = (size_t)rows[i], c = (size_t)cols[i];
+        qc_dihedral_square(g, (size_t)n, &r, &c);
         if (r == 0)
             out.top = (int8_t)c;
-        if (r == n - 1)
+        if (r == (size_t)n - 1)
             out.bottom = (int8_t)c;
         if (c == 0)
             out.left = (int8_t)r;
-        if (c == n - 1)
+        if (c == (size_t)n - 1)
             out.right = (int8_t)r;
     }
     return out;
 }
 
-int qcs_canonical(int n, qcs_constellation k, int *class_size)
+int qce_canonical(int n, qce_constellation k, int *class_size)
 {
-    const uint32_t key = qcs_key(k);
+    const uint32_t key = qce_key(k);
     int stabiliser = 0;
-    for (int g = 0; g < QCS_GROUP_ORDER; g++) {
-        uint32_t image = qcs_key(qcs_image(n, k, g));
+    for (int g = 0; g < QC_SYMMETRIES; g++) {
+        uint32_t image = qce_key(qce_image(n, k, g));
         if (image < key)
             return 0;
         stabiliser += image == key;
     }
-    *class_size = QCS_GROUP_ORDER / stabiliser;
+    *class_size = QC_SYMMETRIES / stabiliser;
     return 1;
 }

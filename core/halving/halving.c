@@ -15,6 +15,7 @@
  */
 #include <stdlib.h>
 
+#include "config.h"
 #include "kernel/kernel.h"
 #include "plan.h"
 
@@ -59,17 +60,14 @@ static size_t halving_walk(int n, int depth, int row, qck_board b,
     return count;
 }
 
-/* Units wanted: about 2000 at N <= 16 for load balance over many threads
- * (each thread then gets hundreds of units, so the last one to finish waits
- * for at most a unit), twice as many per step of N above 16 so that one unit
- * stays short (N=20: 32k units of a few ms each), at most 2^20 to bound the
- * plan's memory (16 MiB). */
+/* Units wanted: QCH_UNITS, doubled per step of N past QCH_GROW_FROM_N
+ * (config.h). */
 static size_t halving_target_units(int n)
 {
-    int extra = n > 16 ? n - 16 : 0;
-    if (extra > 9)
-        extra = 9;
-    return (size_t)2000 << extra;
+    int extra = n > QCH_GROW_FROM_N ? n - QCH_GROW_FROM_N : 0;
+    if (extra > QCH_MAX_DOUBLINGS)
+        extra = QCH_MAX_DOUBLINGS;
+    return (size_t)QCH_UNITS << extra;
 }
 
 static int halving_build(qc_plan *plan)
@@ -113,12 +111,11 @@ static int halving_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
 {
     const halving_data *data = plan->engine_data;
     const halving_unit *u = &data->units[unit];
-    uint64_t placed = 0;
-    uint64_t found = qck_count_completions(plan->n, u->board,
-                                           plan->n - data->depth, &placed);
+    uint64_t found = 0, placed = 0;
+    int rc = qck_count_completions(plan->n, u->board, plan->n - data->depth, &found, &placed);
     out->solutions = (qc_u128)found * u->weight;
     out->placements = placed;
-    return QC_OK;
+    return rc;
 }
 
 static void halving_release(qc_plan *plan)

@@ -1,11 +1,15 @@
 /*
- * qcount.h — the public C API of libqcount, the N-Queens solution counter.
+ * qcount.h — the public C API of libqcount, the N-Queens solution counter:
+ * totals.  Its companion qcount_solutions.h is the public API for single
+ * solutions (listing, symmetries, verifying, constructing); the two are all
+ * a program needs to count and to list.  MPI runs add threads/mpi/mpi_run.h.
  *
- * The engine is split in two rooms.  core/ (qc_plan_*, qc_engine_*) is pure
- * counting: it divides the board of size N into independent work units and
- * counts any one of them, with no threads and no I/O.  threads/ (qc_run_*)
- * schedules those units over cores and sums their tallies.  The CLI, the
- * tests and the benchmarks all go through this header and nothing else.
+ * The counting is split in two rooms.  core/ (qc_plan_*, qc_engine_*) is
+ * pure counting: it divides the board of size N into independent work
+ * units and counts any one of them, with no threads and no I/O.  threads/
+ * (qc_run_*) schedules those units over cores and sums their tallies.  The
+ * CLI and the benchmarks use only the public headers; tests of the engines'
+ * building blocks link the internal target qcount_core_internal instead.
  */
 #ifndef QCOUNT_H
 #define QCOUNT_H
@@ -44,7 +48,7 @@ typedef enum qc_engine_id {
     QC_ENGINE_HALVING = 0, /* mirror halving over a 2-4 row prefix split */
     QC_ENGINE_EIGHTFOLD,   /* all 8 symmetries over border constellations */
     QC_ENGINE_JOIN,        /* meet in the middle: top halves x bottom halves */
-    QC_ENGINE_DLX,         /* oracle: exact cover, dancing links (core/dlx.c) */
+    QC_ENGINE_DLX,         /* oracle: exact cover by dancing links      */
     QC_ENGINE_BRUTE,       /* oracle: plain permutation search, no bitmasks */
     QC_ENGINE_COUNT_
 } qc_engine_id;
@@ -54,7 +58,7 @@ const char *qc_engine_name(qc_engine_id engine);
 /* Looks a name up; returns QC_OK and sets *out, or QC_EINVAL. */
 int qc_engine_lookup(const char *name, qc_engine_id *out);
 /* The engine used for an n-board when none is asked for: the fastest one
- * measured at that size (join from N=14, eightfold below; plan.c). */
+ * measured at that size (join from N=14, eightfold below). */
 qc_engine_id qc_engine_default(int n);
 
 /* What counting one work unit found.  solutions is already multiplied by
@@ -90,15 +94,16 @@ int qc_plan_count_unit(const qc_plan *plan, size_t unit, qc_tally *out);
  * Returns QC_ESTOP too when *stop is already set on entry. */
 int qc_plan_count_unit_until(const qc_plan *plan, size_t unit, const int *stop, qc_tally *out);
 
-/* ---- fundamental solutions (core/symcount.c) ------------------------ */
+/* ---- fundamental solutions ----------------------------------------- */
 
 /* Counts the solutions unchanged by a quarter turn (*r90) and by a half
  * turn (*r180) with two small searches; adds the queens they place to
  * *placements when it is not NULL.  Returns QC_OK or QC_EINVAL. */
 int qc_symmetric_counts(int n, qc_u128 *r90, qc_u128 *r180, uint64_t *placements);
 /* Solutions distinct under rotation and reflection (OEIS A002562), by
- * Burnside's lemma: (total + 2*r90 + r180) / 8 for n > 1 (proof in
- * core/symcount.c). */
+ * Burnside's lemma: (total + 2*r90 + r180) / 8 for n > 1 (a solution is
+ * never fixed by a reflection, and a quarter turn fixes it exactly when the
+ * other quarter turn does). */
 qc_u128 qc_fundamental_count(int n, qc_u128 total, qc_u128 r90, qc_u128 r180);
 
 /* ---- runs over threads (threads/) ---------------------------------- */
@@ -160,7 +165,4 @@ int qc_run(const qc_plan *plan, const qc_run_options *opts, qc_result *result);
 #ifdef __cplusplus
 }
 #endif
-
-/* Single solutions: list, symmetries, verify, construct (issue 6). */
-#include "qcount_solutions.h"
 #endif

@@ -1,7 +1,8 @@
 /*
- * qcount_solutions.h — the public API for single solutions, included by
- * qcount.h (use that): listing every solution, the symmetries of one,
- * checking a placement, and one solution for a board of any size.
+ * qcount_solutions.h — the public API of libqcount for single solutions:
+ * listing every solution, the symmetries of one, checking a placement, and
+ * one solution for a board of any size.  It stands alone beside qcount.h
+ * (which it includes for QC_N_MAX and the error codes).
  *
  * A placement of n queens, one per row, is an array cols[0..n-1]: cols[r]
  * is the column (0-based) of row r's queen.  Everything here is pure (no
@@ -13,11 +14,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "qcount.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* ---- every solution, lazily (core/enumerate.c) --------------------- */
+/* ---- every solution, lazily ---------------------------------------- */
 
 /* An iterator over the solutions of the n-board (1 <= n <= 32) in
  * lexicographic order of their column lists.  Each call to next does only
@@ -32,12 +35,14 @@ int qc_enum_next(qc_enum *it, uint32_t *cols);
 uint64_t qc_enum_placements(const qc_enum *it);
 void qc_enum_free(qc_enum *it);
 
-/* ---- symmetries and checks (core/solution.c) ----------------------- */
+/* ---- symmetries and checks ----------------------------------------- */
 
 /* The 8 symmetries of the square (the dihedral group D4), numbered 0..7:
  * bit 2 transposes (row <-> column), then bit 1 mirrors the columns, then
- * bit 0 mirrors the rows.  0 is the identity.  out must not alias cols;
- * cols must be a permutation of 0..n-1. */
+ * bit 0 mirrors the rows.  0 is the identity, 3 the half turn, 6 the
+ * quarter turn clockwise (row r's queen in column c moves to row c,
+ * column n-1-r), 5 the quarter turn counter-clockwise.  out must not alias
+ * cols; cols must be a permutation of 0..n-1. */
 enum { QC_SYMMETRIES = 8 };
 void qc_solution_transform(size_t n, const uint32_t *cols, int symmetry, uint32_t *out);
 
@@ -66,7 +71,7 @@ typedef struct qc_attack {
  * a column is not below n, or QC_ENOMEM. */
 int qc_solution_verify(size_t n, const uint32_t *cols, qc_attack *first);
 
-/* ---- one solution for any n (core/construct.c, core/minconflicts.c) */
+/* ---- one solution for any n ---------------------------------------- */
 
 /* The classic explicit construction (Hoffman, Loessi and Moore 1969; the
  * "evens then odds" rule with its fixes for n mod 6 = 2 and 3): fills cols

@@ -15,17 +15,15 @@
  *                         level's loop branch is predicted on its own;
  *   [stop check]          with a stop flag, the top rows are walked by a
  *                         small recursion that reads the flag before each
- *                         subtree of QCK_STOP_ROWS rows, and the loop below
- *                         counts those subtrees untouched: the hot path
- *                         pays nothing for being interruptible.
+ *                         subtree of QCK_STOP_ROWS rows (config.h), and
+ *                         the loop below counts those subtrees untouched:
+ *                         the hot path pays nothing for being
+ *                         interruptible.
  */
+#include "config.h"
 #include "kernel.h"
 
 _Thread_local const int *qck_stop_flag;
-
-/* Rows of the subtrees between two readings of the stop flag: at N=27 a
- * subtree of 10 rows is some 10^5 placements, well under a millisecond. */
-#define QCK_STOP_ROWS 10
 
 static uint64_t count_rows(uint32_t full, uint32_t cols, uint32_t diag_l, uint32_t diag_r,
                            int rows_left, uint64_t *placed)
@@ -77,11 +75,14 @@ static uint64_t count_stoppable(int n, qck_board b, int rows_left, uint64_t *pla
     return solutions;
 }
 
-uint64_t qck_count_completions(int n, qck_board b, int rows_left,
-                               uint64_t *placements)
+int qck_count_completions(int n, qck_board b, int rows_left, uint64_t *solutions,
+                          uint64_t *placements)
 {
     const int *stop = qck_stop_flag;
-    if (stop && rows_left > QCK_STOP_ROWS)
-        return count_stoppable(n, b, rows_left, placements, stop);
-    return count_loop(n, b, rows_left, placements);
+    if (stop && rows_left > QCK_STOP_ROWS) {
+        *solutions = count_stoppable(n, b, rows_left, placements, stop);
+        return __atomic_load_n(stop, __ATOMIC_RELAXED) ? QC_ESTOP : QC_OK;
+    }
+    *solutions = count_loop(n, b, rows_left, placements);
+    return QC_OK;
 }

@@ -9,6 +9,8 @@
 
 #include <stdint.h>
 
+#include "qcount.h"
+
 typedef struct qck_board {
     uint32_t cols;    /* columns holding a queen                          */
     uint32_t diag_l;  /* squares of the next row attacked up-right→down-left */
@@ -41,17 +43,19 @@ static inline uint32_t qck_free(qck_board b, uint32_t full)
 }
 
 /* [stop check] The calling thread's stop flag, or NULL (the default).
- * When set and *flag turns nonzero, qck_count_completions (and the
- * eightfold engine's search, eightfold.c) returns early with a PARTIAL
- * count, which the caller must throw away: the scheduler
- * (threads/run.c) sets it on its workers so that a long unit can be
- * interrupted within about a millisecond.  Thread-local, so core/ keeps
- * no shared state and its signatures stay as they are. */
+ * qc_plan_count_unit_until sets it for the length of one unit.  When set
+ * and *flag turns nonzero, the engines' searches (qck_count_completions,
+ * the eightfold and join engines) end within about a millisecond and
+ * return QC_ESTOP with a PARTIAL tally, which the caller must throw away.
+ * Thread-local, so core/ keeps no shared state and the engines' signatures
+ * need no flag. */
 extern _Thread_local const int *qck_stop_flag;
 
 /* Counts the completions of board b on an n-board with rows_left empty
- * rows (0 <= rows_left <= n), adding the queens it places to *placements. */
-uint64_t qck_count_completions(int n, qck_board b, int rows_left,
-                               uint64_t *placements);
+ * rows (0 <= rows_left <= n) into *solutions, adding the queens it places
+ * to *placements.  Returns QC_OK, or QC_ESTOP when qck_stop_flag was
+ * raised before the count ended: *solutions may then be partial. */
+int qck_count_completions(int n, qck_board b, int rows_left, uint64_t *solutions,
+                          uint64_t *placements);
 
 #endif

@@ -16,7 +16,7 @@
 
 #include "dlx.h"
 
-struct dlx {
+struct qcd_problem {
     int items;            /* primary + secondary                        */
     int primary;
     int nodes, capacity;  /* nodes used / allocated                     */
@@ -28,10 +28,10 @@ struct dlx {
     int options, options_cap;
     unsigned char *covered;   /* header -> covered by a selection        */
     int *chosen;          /* the partial solution: selected, then search */
-    int selected;         /* how many were chosen by dlx_select          */
+    int selected;         /* how many were chosen by qcd_select          */
 };
 
-static int grow_nodes(dlx *d, int need)
+static int grow_nodes(qcd_problem *d, int need)
 {
     if (need <= d->capacity)
         return 0;
@@ -49,11 +49,11 @@ static int grow_nodes(dlx *d, int need)
     return 0;
 }
 
-dlx *dlx_create(int primary, int secondary)
+qcd_problem *qcd_create(int primary, int secondary)
 {
     if (primary < 0 || secondary < 0)
         return NULL;
-    dlx *d = calloc(1, sizeof *d);
+    qcd_problem *d = calloc(1, sizeof *d);
     if (!d)
         return NULL;
     d->primary = primary;
@@ -62,7 +62,7 @@ dlx *dlx_create(int primary, int secondary)
     d->covered = calloc((size_t)d->items + 1, 1);
     d->chosen = malloc(((size_t)d->items + 1) * sizeof *d->chosen);
     if (!d->size || !d->covered || !d->chosen || grow_nodes(d, d->items + 1) != 0) {
-        dlx_free(d);
+        qcd_free(d);
         return NULL;
     }
     for (int h = 0; h <= d->items; h++) {
@@ -80,7 +80,7 @@ dlx *dlx_create(int primary, int secondary)
     return d;
 }
 
-void dlx_free(dlx *d)
+void qcd_free(qcd_problem *d)
 {
     if (!d)
         return;
@@ -97,7 +97,7 @@ void dlx_free(dlx *d)
     free(d);
 }
 
-int dlx_add_option(dlx *d, const int *items, int count)
+int qcd_add_option(qcd_problem *d, const int *items, int count)
 {
     if (count <= 0)
         return -1;
@@ -139,7 +139,7 @@ int dlx_add_option(dlx *d, const int *items, int count)
 
 /* Removes item header c and every option that holds c from the other
  * items' lists. */
-static void cover(dlx *d, int c)
+static void cover(qcd_problem *d, int c)
 {
     d->right[d->left[c]] = d->right[c];
     d->left[d->right[c]] = d->left[c];
@@ -153,7 +153,7 @@ static void cover(dlx *d, int c)
 }
 
 /* Exactly undoes cover(d, c): the dance, in reverse order. */
-static void uncover(dlx *d, int c)
+static void uncover(qcd_problem *d, int c)
 {
     for (int i = d->up[c]; i != c; i = d->up[i]) {
         for (int j = d->left[i]; j != i; j = d->left[j]) {
@@ -166,7 +166,7 @@ static void uncover(dlx *d, int c)
     d->left[d->right[c]] = c;
 }
 
-int dlx_select(dlx *d, int option)
+int qcd_select(qcd_problem *d, int option)
 {
     if (option < 0 || option >= d->options)
         return -1;
@@ -188,8 +188,8 @@ int dlx_select(dlx *d, int option)
 }
 
 typedef struct search_state {
-    dlx *d;
-    dlx_solution_fn on_solution;
+    qcd_problem *d;
+    qcd_solution_fn on_solution;
     void *ctx;
     uint64_t solutions, choices;
     int stop;
@@ -198,7 +198,7 @@ typedef struct search_state {
 /* Algorithm X at depth k (k options chosen so far, past the selected). */
 static void search(search_state *s, int k)
 {
-    dlx *d = s->d;
+    qcd_problem *d = s->d;
     if (d->right[0] == 0) {                    /* every primary item covered */
         s->solutions++;
         if (s->on_solution && s->on_solution(d->chosen, d->selected + k, s->ctx))
@@ -226,7 +226,7 @@ static void search(search_state *s, int k)
     uncover(d, c);
 }
 
-uint64_t dlx_search(dlx *d, dlx_solution_fn on_solution, void *ctx, uint64_t *choices)
+uint64_t qcd_search(qcd_problem *d, qcd_solution_fn on_solution, void *ctx, uint64_t *choices)
 {
     search_state s = {.d = d, .on_solution = on_solution, .ctx = ctx};
     search(&s, 0);

@@ -17,24 +17,24 @@
 
 #include <stdint.h>
 
-typedef struct dlx dlx;
+typedef struct qcd_problem qcd_problem;
 
 /* A new empty problem; NULL when out of memory or the sizes are negative. */
-dlx *dlx_create(int primary, int secondary);
-void dlx_free(dlx *d);
+qcd_problem *qcd_create(int primary, int secondary);
+void qcd_free(qcd_problem *d);
 
 /* Adds an option covering `count` distinct items; returns its number (>= 0),
  * or -1 when an item is out of range, repeated, or memory runs out. */
-int dlx_add_option(dlx *d, const int *items, int count);
+int qcd_add_option(qcd_problem *d, const int *items, int count);
 
 /* Chooses `option` before the search, as if the search had picked it: the
  * search then only completes partial solutions that contain it.  Returns 0,
  * or -1 when the option clashes with one chosen before (or is unknown). */
-int dlx_select(dlx *d, int option);
+int qcd_select(qcd_problem *d, int option);
 
 /* Called once per solution with the chosen options (the selected ones
  * first, then in search order); return nonzero to stop the search. */
-typedef int (*dlx_solution_fn)(const int *options, int count, void *ctx);
+typedef int (*qcd_solution_fn)(const int *options, int count, void *ctx);
 
 /* Runs Algorithm X (item to cover: the primary item with the fewest
  * options left, the first such on ties).  Returns the number of solutions
@@ -42,6 +42,6 @@ typedef int (*dlx_solution_fn)(const int *options, int count, void *ctx);
  * on_solution (may be NULL) for each.  *choices (may be NULL) gets the
  * number of options the search tried, its measure of work.  The links are
  * restored afterwards: the search can be run again. */
-uint64_t dlx_search(dlx *d, dlx_solution_fn on_solution, void *ctx, uint64_t *choices);
+uint64_t qcd_search(qcd_problem *d, qcd_solution_fn on_solution, void *ctx, uint64_t *choices);
 
 #endif

@@ -18,18 +18,18 @@
 #include "oracle.h"
 #include "queens_dlx.h"
 
-dlx *qc_queens_dlx_build(int n)
+qcd_problem *qc_queens_dlx_build(int n)
 {
     if (n < 1)
         return NULL;
-    dlx *d = dlx_create(2 * n, 2 * (2 * n - 1));
+    qcd_problem *d = qcd_create(2 * n, 2 * (2 * n - 1));
     if (!d)
         return NULL;
     for (int r = 0; r < n; r++) {
         for (int c = 0; c < n; c++) {
             int items[4] = {r, n + c, 2 * n + r + c, 2 * n + (2 * n - 1) + r - c + n - 1};
-            if (dlx_add_option(d, items, 4) != r * n + c) {
-                dlx_free(d);
+            if (qcd_add_option(d, items, 4) != r * n + c) {
+                qcd_free(d);
                 return NULL;
             }
         }
@@ -54,16 +54,16 @@ static int each_solution(const int *options, int count, void *arg)
 
 int64_t qc_queens_dlx_each(int n, int (*fn)(const uint32_t *cols, void *ctx), void *ctx)
 {
-    dlx *d = qc_queens_dlx_build(n);
+    qcd_problem *d = qc_queens_dlx_build(n);
     uint32_t *cols = malloc((size_t)(n > 0 ? n : 1) * sizeof *cols);
     if (!d || !cols) {
-        dlx_free(d);
+        qcd_free(d);
         free(cols);
         return -1;
     }
     each_ctx e = {.n = n, .cols = cols, .fn = fn, .ctx = ctx};
-    int64_t found = (int64_t)dlx_search(d, each_solution, &e, NULL);
-    dlx_free(d);
+    int64_t found = (int64_t)qcd_search(d, each_solution, &e, NULL);
+    qcd_free(d);
     free(cols);
     return found;
 }
@@ -72,13 +72,13 @@ int64_t qc_queens_dlx_each(int n, int (*fn)(const uint32_t *cols, void *ctx), vo
  * is built afresh per call, so calls share nothing (thread-safe). */
 static int dlx_engine_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
 {
-    dlx *d = qc_queens_dlx_build(plan->n);
+    qcd_problem *d = qc_queens_dlx_build(plan->n);
     if (!d)
         return QC_ENOMEM;   /* a few kB at N <= 32, but still */
     uint64_t choices = 0, found = 0;
-    if (dlx_select(d, (int)unit) == 0)
-        found = dlx_search(d, NULL, NULL, &choices);
-    dlx_free(d);
+    if (qcd_select(d, (int)unit) == 0)
+        found = qcd_search(d, NULL, NULL, &choices);
+    qcd_free(d);
     out->solutions = found;
     out->placements = choices + 1;             /* the selected queen too */
     return QC_OK;

@@ -1,6 +1,6 @@
 /*
  * queens_dlx.h — N-Queens as an exact-cover problem for the generic DLX
- * solver (core/dlx.c): the oracle engine `dlx`, and a solution-by-solution
+ * solver (dlx.c): the oracle engine `dlx`, and a solution-by-solution
  * walk for tests that compare DLX with the other engines.
  */
 #ifndef QC_QUEENS_DLX_H
@@ -12,7 +12,7 @@
 
 /* Builds the exact-cover problem of the n-board: option r*n+c is the queen
  * on row r, column c.  NULL when out of memory or n < 1. */
-dlx *qc_queens_dlx_build(int n);
+qcd_problem *qc_queens_dlx_build(int n);
 
 /* Calls fn(cols, ctx) for every solution (cols[r] = column of row r's
  * queen, 0-based), in DLX's search order; fn returns nonzero to stop.

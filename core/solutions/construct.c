@@ -11,7 +11,7 @@
  *                        5, 7, ..., n, 1, 3
  * Each row is written once: linear time, no memory beyond the output.
  */
-#include "qcount.h"
+#include "qcount_solutions.h"
 
 int qc_construct(size_t n, uint32_t *cols)
 {

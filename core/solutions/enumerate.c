@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 #include "kernel/kernel.h"
-#include "qcount.h"
+#include "qcount_solutions.h"
 
 struct qc_enum {
     int n;

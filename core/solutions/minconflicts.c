@@ -23,7 +23,7 @@
  */
 #include <stdlib.h>
 
-#include "qcount.h"
+#include "qcount_solutions.h"
 
 enum { GREEDY_TRIES = 64, GREEDY_TAIL = 32, STALL_PASSES = 16 };
 

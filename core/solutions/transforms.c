@@ -1,6 +1,7 @@
 /*
- * solution.c — one placement as a permutation: its 8 symmetric images, the
- * canonical form of its class, and the check that no two queens attack.
+ * transforms.c — one placement as a permutation: its 8 symmetric images
+ * (the group's numbering and action are dihedral.h's), the canonical form
+ * of its class, and the check that no two queens attack.
  *
  * The check is the independent verifier of every other module (the
  * construction, the local search, the listing): it uses nothing but the
@@ -10,25 +11,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "qcount.h"
+#include "dihedral.h"
+#include "qcount_solutions.h"
 
 void qc_solution_transform(size_t n, const uint32_t *cols, int symmetry, uint32_t *out)
 {
-    if (symmetry & 4) {                     /* transpose: the inverse permutation */
-        for (size_t r = 0; r < n; r++)
-            out[cols[r]] = (uint32_t)r;
-    } else {
-        memcpy(out, cols, n * sizeof *out);
+    for (size_t r = 0; r < n; r++) {        /* each queen to its image */
+        size_t row = r, col = cols[r];
+        qc_dihedral_square(symmetry, n, &row, &col);
+        out[row] = (uint32_t)col;
     }
-    if (symmetry & 2)                       /* mirror the columns */
-        for (size_t r = 0; r < n; r++)
-            out[r] = (uint32_t)(n - 1) - out[r];
-    if (symmetry & 1)                       /* mirror the rows */
-        for (size_t a = 0, b = n ? n - 1 : 0; a < b; a++, b--) {
-            uint32_t t = out[a];
-            out[a] = out[b];
-            out[b] = t;
-        }
 }
 
 int qc_solution_canonical(size_t n, const uint32_t *cols, uint32_t *out)

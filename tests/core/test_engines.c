@@ -9,11 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "check.h"
 #include "known.h"
 
-static int failures;
-#define CHECK(cond, ...) do { if (!(cond)) { failures++; printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-    printf(__VA_ARGS__); printf("\n"); } } while (0)
 
 /* Counts a plan one unit at a time, on this thread. */
 static qc_tally count_serially(const qc_plan *plan)
@@ -26,6 +24,42 @@ static qc_tally count_serially(const qc_plan *plan)
         sum.placements += t.placements;
     }
     return sum;
+}
+
+/* One engine's n-plan: built twice alike (its fingerprint in *print),
+ * counted unit by unit and by qc_run alike, against the published total
+ * (in *total) and, through Burnside, the published fundamental count.
+ * Returns 0 when the plan was not built. */
+static int check_engine(const known_count *known, int n, qc_engine_id e, qc_u128 r90,
+                        qc_u128 r180, uint64_t *print, qc_u128 *total)
+{
+    const char *name = qc_engine_name(e);
+    qc_plan *plan, *again;
+    if (qc_plan_create(&plan, n, e) != QC_OK || qc_plan_create(&again, n, e) != QC_OK) {
+        CHECK(0, "%s n=%d: plan not built", name, n);
+        return 0;
+    }
+    *print = qc_plan_fingerprint(plan);
+    CHECK(*print == qc_plan_fingerprint(again) &&
+          qc_plan_unit_count(plan) == qc_plan_unit_count(again),
+          "%s n=%d: two builds differ", name, n);
+    qc_tally serial = count_serially(plan);
+    qc_run_options opts = {.threads = 2, .bind = 0};
+    qc_result r;
+    CHECK(qc_run(again, &opts, &r) == QC_OK, "%s n=%d: run failed", name, n);
+    char got[48], want[48];
+    CHECK(serial.solutions == known[n].total, "%s n=%d: total %s, want %s", name, n,
+          qc_u128_format(serial.solutions, got), qc_u128_format(known[n].total, want));
+    CHECK(r.total == serial.solutions && r.placements == serial.placements,
+          "%s n=%d: the run and the units disagree", name, n);
+    CHECK(n < 5 || serial.placements > 0, "%s n=%d: no placements counted", name, n);
+    qc_u128 unique = qc_fundamental_count(n, serial.solutions, r90, r180);
+    CHECK(unique == known[n].unique, "%s n=%d: unique %s, want %s", name, n,
+          qc_u128_format(unique, got), qc_u128_format(known[n].unique, want));
+    *total = serial.solutions;
+    qc_plan_free(plan);
+    qc_plan_free(again);
+    return 1;
 }
 
 int main(int argc, char **argv)
@@ -49,7 +83,7 @@ int main(int argc, char **argv)
         use[e] = 1;
     }
 
-    /* the default by measurement (plan.c): join from N=14, eightfold below */
+    /* the default by measurement: join from N=14, eightfold below */
     CHECK(qc_engine_default(14) == QC_ENGINE_JOIN && qc_engine_default(32) == QC_ENGINE_JOIN,
           "the default engine from N=14 is not join, the fastest");
     CHECK(qc_engine_default(13) == QC_ENGINE_EIGHTFOLD && qc_engine_default(1) == QC_ENGINE_EIGHTFOLD,
@@ -64,41 +98,18 @@ int main(int argc, char **argv)
         for (int e = 0; e < QC_ENGINE_COUNT_; e++) {
             if (!use[e])
                 continue;
-            const char *name = qc_engine_name((qc_engine_id)e);
-            qc_plan *plan, *again;
-            if (qc_plan_create(&plan, n, (qc_engine_id)e) != QC_OK ||
-                qc_plan_create(&again, n, (qc_engine_id)e) != QC_OK) {
-                CHECK(0, "%s n=%d: plan not built", name, n);
+            qc_u128 total;
+            if (!check_engine(known, n, (qc_engine_id)e, r90, r180, &prints[e], &total))
                 continue;
-            }
-            prints[e] = qc_plan_fingerprint(plan);
-            CHECK(prints[e] == qc_plan_fingerprint(again) &&
-                  qc_plan_unit_count(plan) == qc_plan_unit_count(again),
-                  "%s n=%d: two builds differ", name, n);
-            CHECK(prints[e] != previous[e], "%s n=%d: same fingerprint as n-1", name, n);
+            CHECK(prints[e] != previous[e], "%s n=%d: same fingerprint as n-1",
+                  qc_engine_name((qc_engine_id)e), n);
             previous[e] = prints[e];
-
-            qc_tally serial = count_serially(plan);
-            qc_run_options opts = {.threads = 2, .bind = 0};
-            qc_result r;
-            CHECK(qc_run(again, &opts, &r) == QC_OK, "%s n=%d: run failed", name, n);
-            char got[48], want[48];
-            CHECK(serial.solutions == known[n].total, "%s n=%d: total %s, want %s", name, n,
-                  qc_u128_format(serial.solutions, got), qc_u128_format(known[n].total, want));
-            CHECK(r.total == serial.solutions && r.placements == serial.placements,
-                  "%s n=%d: the run and the units disagree", name, n);
-            CHECK(n < 5 || serial.placements > 0, "%s n=%d: no placements counted", name, n);
             if (first < 0) {
                 first = e;
-                first_total = serial.solutions;
+                first_total = total;
             }
-            CHECK(serial.solutions == first_total, "%s n=%d: disagrees with %s", name, n,
-                  qc_engine_name((qc_engine_id)first));
-            qc_u128 unique = qc_fundamental_count(n, serial.solutions, r90, r180);
-            CHECK(unique == known[n].unique, "%s n=%d: unique %s, want %s", name, n,
-                  qc_u128_format(unique, got), qc_u128_format(known[n].unique, want));
-            qc_plan_free(plan);
-            qc_plan_free(again);
+            CHECK(total == first_total, "%s n=%d: disagrees with %s", qc_engine_name((qc_engine_id)e),
+                  n, qc_engine_name((qc_engine_id)first));
         }
         for (int e = 0; e < QC_ENGINE_COUNT_; e++)
             for (int f = e + 1; f < QC_ENGINE_COUNT_; f++)
@@ -116,6 +127,5 @@ int main(int argc, char **argv)
     CHECK(qc_plan_unit_count(plan) > 0, "n=%d: no units", QC_N_MAX);
     qc_plan_free(plan);
 
-    printf("%s (%d failures)\n", failures ? "FAILED" : "ok", failures);
-    return failures ? 1 : 0;
+    return check_report("engines");
 }

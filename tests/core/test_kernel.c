@@ -7,11 +7,9 @@
 
 #include "kernel/kernel.h"
 #include "plan.h"
+#include "check.h"
 #include "known.h"
 
-static int failures;
-#define CHECK(cond, ...) do { if (!(cond)) { failures++; printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-    printf(__VA_ARGS__); printf("\n"); } } while (0)
 
 /* The textbook count: rows top-down, a queen per row, attack checks on
  * coordinates (no bitmasks), no symmetry. */
@@ -42,7 +40,8 @@ static void test_kernel_empty_board(void)
         long want = textbook(n, 0, col);
         uint64_t placed = 0;
         qck_board empty = {0, 0, 0};
-        uint64_t got = qck_count_completions(n, empty, n, &placed);
+        uint64_t got = 0;
+        CHECK(qck_count_completions(n, empty, n, &got, &placed) == QC_OK, "n=%d", n);
         CHECK(got == (uint64_t)want, "kernel n=%d: %llu, textbook %ld", n, (unsigned long long)got, want);
         CHECK(placed >= got * (uint64_t)n / (uint64_t)n, "placements below solutions");
     }
@@ -59,7 +58,8 @@ static void test_kernel_prefix(void)
     b = qck_place(b, 1u << 1);
     b = qck_place(b, 1u << 3);
     uint64_t placed = 0;
-    uint64_t got = qck_count_completions(n, b, n - 2, &placed);
+    uint64_t got = 0;
+    CHECK(qck_count_completions(n, b, n - 2, &got, &placed) == QC_OK);
     CHECK(got == (uint64_t)want, "prefix count %llu, textbook %ld", (unsigned long long)got, want);
 }
 
@@ -84,7 +84,8 @@ static void test_kernel_placements(void)
         long want = textbook_nodes(n, 0, col);
         uint64_t placed = 0;
         qck_board empty = {0, 0, 0};
-        qck_count_completions(n, empty, n, &placed);
+        uint64_t found;
+        CHECK(qck_count_completions(n, empty, n, &found, &placed) == QC_OK, "n=%d", n);
         CHECK(placed == (uint64_t)want, "n=%d placements %llu, textbook nodes %ld", n,
               (unsigned long long)placed, want);
     }
@@ -105,7 +106,8 @@ static void test_halving_matches_full(void)
         }
         uint64_t placed = 0;
         qck_board empty = {0, 0, 0};
-        uint64_t full = qck_count_completions(n, empty, n, &placed);
+        uint64_t full = 0;
+        CHECK(qck_count_completions(n, empty, n, &full, &placed) == QC_OK, "n=%d", n);
         CHECK(sum == full, "halving n=%d: %llu, full search %llu", n,
               (unsigned long long)sum, (unsigned long long)full);
         qc_plan_free(plan);
@@ -187,6 +189,5 @@ int main(void)
     test_halving_middle_column();
     test_plan_fingerprint();
     test_u128();
-    printf("%s: %d failures\n", __FILE__, failures);
-    return failures ? 1 : 0;
+    return check_report("kernel");
 }

@@ -11,11 +11,10 @@
 #include <string.h>
 
 #include "oracle/queens_dlx.h"
+#include "check.h"
 #include "known.h"
+#include "qcount_solutions.h"
 
-static int failures, checks;
-#define CHECK(cond, ...) do { checks++; if (!(cond)) { failures++; printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-    printf(__VA_ARGS__); printf("\n"); } } while (0)
 
 /* The textbook first attacking pair: lowest row b attacked from above,
  * then the lowest row a attacking it; O(n^2), for checking the verifier. */
@@ -294,6 +293,5 @@ int main(int argc, char **argv)
     test_verify();
     test_construct(big);
     test_minconflicts(big);
-    printf("%d checks, %d failures\n", checks, failures);
-    return failures ? 1 : 0;
+    return check_report("solutions");
 }

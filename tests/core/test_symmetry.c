@@ -1,19 +1,103 @@
 /*
  * test_symmetry.c — the dihedral group, canonical constellations and the
  * Burnside route to fundamental counts, each against an independent slow
- * method: orbits enumerated by brute force as sets of squares, symmetric
- * solutions found by checking every solution of a textbook search, and the
- * published fundamental counts.  Usage: test_symmetry TSV
+ * method: the group's numbering against a table written from its
+ * definition, constellations moved by the group as the solutions they
+ * come from are moved, orbits enumerated by brute force as sets of
+ * squares, symmetric solutions found by checking every solution of a
+ * textbook search, and the published fundamental counts.
+ * Usage: test_symmetry TSV
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "check.h"
+#include "dihedral.h"
 #include "eightfold/constellations.h"
 #include "known.h"
+#include "qcount_solutions.h"
 
-static int failures;
-#define CHECK(cond, ...) do { if (!(cond)) { failures++; printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-    printf(__VA_ARGS__); printf("\n"); } } while (0)
+/* ---- the one numbering of the group --------------------------------- */
+
+/* Square (0,1) of a 5-board, on no axis of the square, and its image under
+ * each element, written out from the element's definition. */
+static void test_numbering(void)
+{
+    static const struct {
+        int g, r, c;
+        const char *what;
+    } image[QC_SYMMETRIES] = {
+        {QC_DIHEDRAL_IDENTITY, 0, 1, "identity"},
+        {QC_DIHEDRAL_MIRROR_ROWS, 4, 1, "top <-> bottom"},
+        {QC_DIHEDRAL_MIRROR_COLS, 0, 3, "left <-> right"},
+        {QC_DIHEDRAL_HALF_TURN, 4, 3, "half turn"},
+        {QC_DIHEDRAL_TRANSPOSE, 1, 0, "main diagonal"},
+        {QC_DIHEDRAL_TURN_LEFT, 3, 0, "quarter turn counter-clockwise"},
+        {QC_DIHEDRAL_TURN_RIGHT, 1, 4, "quarter turn clockwise"},
+        {QC_DIHEDRAL_ANTITRANSPOSE, 3, 4, "anti-diagonal"},
+    };
+    for (int i = 0; i < QC_SYMMETRIES; i++) {
+        size_t r = 0, c = 1;
+        qc_dihedral_square(image[i].g, 5, &r, &c);
+        CHECK(image[i].g == i && r == (size_t)image[i].r && c == (size_t)image[i].c,
+              "%s: (0,1) -> (%zu,%zu)", image[i].what, r, c);
+    }
+    /* the quarter turns: inverse to each other, the half turn twice over,
+     * the identity four times over, on every square of a 6-board */
+    int ok = 1;
+    for (size_t r0 = 0; r0 < 6; r0++)
+        for (size_t c0 = 0; c0 < 6; c0++) {
+            size_t r = r0, c = c0, hr = r0, hc = c0;
+            qc_dihedral_square(QC_DIHEDRAL_HALF_TURN, 6, &hr, &hc);
+            qc_dihedral_square(QC_DIHEDRAL_TURN_RIGHT, 6, &r, &c);
+            qc_dihedral_square(QC_DIHEDRAL_TURN_RIGHT, 6, &r, &c);
+            ok &= r == hr && c == hc;
+            qc_dihedral_square(QC_DIHEDRAL_TURN_RIGHT, 6, &r, &c);
+            qc_dihedral_square(QC_DIHEDRAL_TURN_LEFT, 6, &r, &c);
+            qc_dihedral_square(QC_DIHEDRAL_TURN_RIGHT, 6, &r, &c);
+            qc_dihedral_square(QC_DIHEDRAL_TURN_RIGHT, 6, &r, &c);
+            ok &= r == r0 && c == c0;
+        }
+    CHECK(ok, "quarter turns do not compose to the half turn and the identity");
+}
+
+/* The constellation of a solution: the queens on its border lines. */
+static qce_constellation constellation_of(int n, const uint32_t *cols)
+{
+    qce_constellation k = {(int8_t)cols[0], (int8_t)cols[n - 1], -1, -1};
+    for (int r = 0; r < n; r++) {
+        if (cols[r] == 0)
+            k.left = (int8_t)r;
+        if (cols[r] == (uint32_t)n - 1)
+            k.right = (int8_t)r;
+    }
+    return k;
+}
+
+/* What the eightfold engine rests on, and what ties the constellations to
+ * the solutions' numbering of the group: for every solution S and element
+ * g, the constellation of g(S) is g applied to the constellation of S. */
+static void test_constellations_follow_solutions(void)
+{
+    for (int n = 5; n <= 9; n++) {
+        qc_enum *it;
+        CHECK(qc_enum_create(&it, n) == QC_OK, "n=%d", n);
+        uint32_t cols[32], image[32];
+        long solutions = 0, wrong = 0;
+        while (qc_enum_next(it, cols)) {
+            qce_constellation k = constellation_of(n, cols);
+            for (int g = 0; g < QC_SYMMETRIES; g++) {
+                qc_solution_transform((size_t)n, cols, g, image);
+                wrong += qce_key(constellation_of(n, image)) != qce_key(qce_image(n, k, g));
+            }
+            solutions++;
+        }
+        qc_enum_free(it);
+        CHECK(solutions > 0 && wrong == 0, "n=%d: %ld of %ld images misplaced", n, wrong,
+              8 * solutions);
+    }
+}
+
 
 /* ---- brute orbits: a constellation as a sorted set of squares ------- */
 
@@ -43,7 +127,7 @@ static square_set squares_of(int n, const int *rows, const int *cols, int count)
 }
 
 /* The border queens of k, written out by hand from its definition. */
-static square_set constellation_squares(int n, qcs_constellation k)
+static square_set constellation_squares(int n, qce_constellation k)
 {
     int rows[4] = {0, n - 1, k.left, k.right};
     int cols[4] = {k.top, k.bottom, 0, n - 1};
@@ -51,8 +135,8 @@ static square_set constellation_squares(int n, qcs_constellation k)
 }
 
 /* The orbit of k, as distinct square sets: its size, by brute force.  The
- * symmetries are rebuilt here from rotation matrices, not qcs_apply. */
-static int brute_orbit_size(int n, qcs_constellation k)
+ * symmetries are rebuilt here from rotation matrices, not dihedral.h. */
+static int brute_orbit_size(int n, qce_constellation k)
 {
     square_set base = constellation_squares(n, k), seen[8];
     int distinct = 0;
@@ -81,19 +165,19 @@ static int brute_orbit_size(int n, qcs_constellation k)
     return distinct;
 }
 
-static qcs_constellation make(int top, int bottom, int left, int right)
+static qce_constellation make(int top, int bottom, int left, int right)
 {
-    qcs_constellation k = {(int8_t)top, (int8_t)bottom, (int8_t)left, (int8_t)right};
+    qce_constellation k = {(int8_t)top, (int8_t)bottom, (int8_t)left, (int8_t)right};
     return k;
 }
 
 /* The canonical member of k's orbit, and its class size. */
-static qcs_constellation canonical_of(int n, qcs_constellation k, int *size)
+static qce_constellation canonical_of(int n, qce_constellation k, int *size)
 {
     *size = 0;
-    for (int g = 0; g < QCS_GROUP_ORDER; g++) {
-        qcs_constellation img = qcs_image(n, k, g);
-        if (qcs_canonical(n, img, size))
+    for (int g = 0; g < QC_SYMMETRIES; g++) {
+        qce_constellation img = qce_image(n, k, g);
+        if (qce_canonical(n, img, size))
             return img;
     }
     return make(-1, -1, -1, -1);
@@ -125,33 +209,33 @@ static void test_hand_made(void)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const int n = cases[i].n;
-        qcs_constellation k = make(cases[i].top, cases[i].bottom, cases[i].left, cases[i].right);
-        CHECK(qcs_legal(n, k), "%s: not legal", cases[i].what);
+        qce_constellation k = make(cases[i].top, cases[i].bottom, cases[i].left, cases[i].right);
+        CHECK(qce_legal(n, k), "%s: not legal", cases[i].what);
         int size = 0;
-        qcs_constellation canon = canonical_of(n, k, &size);
+        qce_constellation canon = canonical_of(n, k, &size);
         CHECK(size == cases[i].class_size, "%s: class size %d, want %d", cases[i].what, size,
               cases[i].class_size);
         CHECK(brute_orbit_size(n, k) == cases[i].class_size, "%s: brute orbit %d, want %d",
               cases[i].what, brute_orbit_size(n, k), cases[i].class_size);
-        /* the symmetries it claims: quarter turn (g=1), half turn (g=2) */
-        int by90 = qcs_key(qcs_image(n, k, 1)) == qcs_key(k);
-        int by180 = qcs_key(qcs_image(n, k, 2)) == qcs_key(k);
+        /* the symmetries it claims: the quarter turn, the half turn */
+        int by90 = qce_key(qce_image(n, k, QC_DIHEDRAL_TURN_RIGHT)) == qce_key(k);
+        int by180 = qce_key(qce_image(n, k, QC_DIHEDRAL_HALF_TURN)) == qce_key(k);
         CHECK(by90 == (cases[i].class_size == 2), "%s: quarter-turn fixed %d", cases[i].what, by90);
         CHECK(by180 == (cases[i].class_size <= 4), "%s: half-turn fixed %d", cases[i].what, by180);
         /* the canonical member is in the orbit and is its smallest key */
         int in_orbit = 0;
-        for (int g = 0; g < QCS_GROUP_ORDER; g++) {
-            uint32_t img = qcs_key(qcs_image(n, k, g));
-            in_orbit |= img == qcs_key(canon);
-            CHECK(img >= qcs_key(canon), "%s: image %d below the canonical", cases[i].what, g);
+        for (int g = 0; g < QC_SYMMETRIES; g++) {
+            uint32_t img = qce_key(qce_image(n, k, g));
+            in_orbit |= img == qce_key(canon);
+            CHECK(img >= qce_key(canon), "%s: image %d below the canonical", cases[i].what, g);
         }
         CHECK(in_orbit, "%s: canonical member not in the orbit", cases[i].what);
     }
     /* attacking or inconsistent pre-placements are not legal */
-    CHECK(!qcs_legal(8, make(3, 3, 1, 6)), "top and bottom in one column");
-    CHECK(!qcs_legal(8, make(0, 3, 5, 2)), "corner (0,0) and left queen (5,0) in one column");
-    CHECK(!qcs_legal(8, make(0, 7, 0, 7)), "opposite corners on one diagonal");
-    CHECK(!qcs_legal(8, make(1, 4, 1, 5)), "(0,1) and (1,0) on one anti-diagonal");
+    CHECK(!qce_legal(8, make(3, 3, 1, 6)), "top and bottom in one column");
+    CHECK(!qce_legal(8, make(0, 3, 5, 2)), "corner (0,0) and left queen (5,0) in one column");
+    CHECK(!qce_legal(8, make(0, 7, 0, 7)), "opposite corners on one diagonal");
+    CHECK(!qce_legal(8, make(1, 4, 1, 5)), "(0,1) and (1,0) on one anti-diagonal");
 }
 
 /* Every legal constellation of small boards: exactly one canonical member
@@ -166,27 +250,27 @@ static void test_all_orbits(void)
             for (int b = 0; b < n; b++)
                 for (int c = 0; c < n; c++)
                     for (int d = 0; d < n; d++) {
-                        qcs_constellation k = make(a, b, c, d);
-                        if (!qcs_legal(n, k))
+                        qce_constellation k = make(a, b, c, d);
+                        if (!qce_legal(n, k))
                             continue;
                         legal++;
                         int size = 0, brute = brute_orbit_size(n, k);
-                        if (qcs_canonical(n, k, &size)) {
+                        if (qce_canonical(n, k, &size)) {
                             weighted += size;
                             seen_size[size]++;
                             CHECK(size == brute, "n=%d (%d,%d,%d,%d): class %d, brute orbit %d",
                                   n, a, b, c, d, size, brute);
                         }
                         int canonical_members = 0;
-                        for (int g = 0; g < QCS_GROUP_ORDER; g++) {
+                        for (int g = 0; g < QC_SYMMETRIES; g++) {
                             int s;
-                            qcs_constellation img = qcs_image(n, k, g);
-                            CHECK(qcs_legal(n, img), "n=%d image %d not legal", n, g);
+                            qce_constellation img = qce_image(n, k, g);
+                            CHECK(qce_legal(n, img), "n=%d image %d not legal", n, g);
                             /* count each distinct image once */
                             int first = 1;
                             for (int h = 0; h < g; h++)
-                                first &= qcs_key(qcs_image(n, k, h)) != qcs_key(img);
-                            if (first && qcs_canonical(n, img, &s))
+                                first &= qce_key(qce_image(n, k, h)) != qce_key(img);
+                            if (first && qce_canonical(n, img, &s))
                                 canonical_members++;
                         }
                         CHECK(canonical_members == 1, "n=%d (%d,%d,%d,%d): %d canonical members",
@@ -268,9 +352,10 @@ int main(int argc, char **argv)
     }
     known_count known[QC_N_MAX + 1] = {{0, 0}};
     known_load(argv[1], known);
+    test_numbering();
+    test_constellations_follow_solutions();
     test_hand_made();
     test_all_orbits();
     test_symmetric_counts(known);
-    printf("%s (%d failures)\n", failures ? "FAILED" : "ok", failures);
-    return failures ? 1 : 0;
+    return check_report("symmetry");
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "known.h"
 
 int main(int argc, char **argv)
@@ -23,14 +24,12 @@ int main(int argc, char **argv)
         return 2;
     }
     int lo = atoi(argv[3]), hi = atoi(argv[4]);
-    int failures = 0, checks = 0;
     for (int n = lo; n <= hi; n++) {
         qc_plan *plan;
-        if (qc_plan_create(&plan, n, engine) != QC_OK) {
-            printf("FAIL n=%d: plan not built\n", n);
-            failures++;
+        int built = qc_plan_create(&plan, n, engine) == QC_OK;
+        CHECK(built, "n=%d", n);
+        if (!built)
             continue;
-        }
         for (int a = 5; a < argc; a++) {
             int threads = atoi(argv[a]);
             if (threads == 0)   /* more threads than units */
@@ -41,17 +40,13 @@ int main(int argc, char **argv)
             char got[48], want[48];
             qc_u128_format(r.total, got);
             qc_u128_format(known[n].total, want);
-            checks++;
-            if (rc != QC_OK || r.total != known[n].total || r.units != qc_plan_unit_count(plan)) {
-                printf("FAIL %s n=%d threads=%d: got %s, want %s (rc %d, units %zu of %zu)\n",
-                       argv[2], n, threads, got, want, rc, r.units, qc_plan_unit_count(plan));
-                failures++;
-            } else {
+            int ok = rc == QC_OK && r.total == known[n].total && r.units == qc_plan_unit_count(plan);
+            CHECK(ok, "%s n=%d threads=%d: got %s, want %s (rc %d, units %zu of %zu)",
+                  argv[2], n, threads, got, want, rc, r.units, qc_plan_unit_count(plan));
+            if (ok)
                 printf("ok   %s n=%d threads=%d: %s (%zu units)\n", argv[2], n, r.threads, got, r.units);
-            }
         }
         qc_plan_free(plan);
     }
-    printf("%d checks, %d failures\n", checks, failures);
-    return failures ? 1 : 0;
+    return check_report("counts");
 }

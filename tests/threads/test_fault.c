@@ -16,12 +16,10 @@
 #include <unistd.h>
 
 #include "plan.h"
+#include "check.h"
 #include "known.h"
 #include "ledger.h"
 
-static int failures;
-#define CHECK(cond, ...) do { if (!(cond)) { failures++; printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-    printf(__VA_ARGS__); printf("\n"); } } while (0)
 
 typedef struct ctx {
     qct_ledger *ledger;
@@ -179,9 +177,5 @@ int main(int argc, char **argv)
     }
 
     rmdir(dir);
-    if (failures)
-        printf("%d checks failed\n", failures);
-    else
-        printf("fault: all checks passed\n");
-    return failures != 0;
+    return check_report("fault");
 }

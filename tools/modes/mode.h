@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "options.h"
+#include "qcount_solutions.h"
 #include "outbuf.h"
 
 /* The modes, each returning the exit status (list.c, solve.c, verify.c). */
