@@ -82,7 +82,7 @@ static int run_open(run_state *r, const qc_plan *plan, const qc_run_options *opt
 }
 
 /* Stopping (asked to, a hook failed, a unit failed): skip the rest fast. */
-static int stopping(run_state *r)
+static int stopping(const run_state *r)
 {
     return (r->stop && __atomic_load_n(r->stop, __ATOMIC_RELAXED))
            || __atomic_load_n(&r->rep.hook_failed, __ATOMIC_RELAXED)
