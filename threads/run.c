@@ -21,136 +21,142 @@
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "qcount.h"
+#include "qct_clock.h"
 #include "topology.h"
+#include "unit_step.h"
 
-typedef struct thread_tally {
-    _Alignas(64) qc_u128 solutions;
-    qc_u128 placements;
-    size_t units;
-} thread_tally;
+/* One qc_run: what its threads share. */
+typedef struct run_state {
+    const qc_plan *plan;
+    const int *stop;          /* the caller's stop flag, or NULL          */
+    qct_topology *topo;       /* NULL: threads are not pinned             */
+    int threads;              /* asked for                                */
+    int ran;                  /* granted: OpenMP may grant fewer          */
+    qct_thread_sum *sums;     /* [threads]: each thread's own             */
+    size_t unit_count;        /* the plan's                               */
+    size_t *todo;             /* the units to count, not known before     */
+    long units;               /* in todo                                  */
+    qc_tally known;           /* summed from unit_known                   */
+    size_t resumed;           /* units known                              */
+    qct_reporter rep;         /* unit_done and progress, and the books    */
+    int report;               /* any hook to call after each unit         */
+    int unit_failed;          /* the first failed unit's error (atomic)   */
+} run_state;
 
-static double now_seconds(void)
+static void run_close(run_state *r)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+    free(r->sums);
+    free(r->todo);
+    qct_topology_close(r->topo);
+}
+
+/* Threads, pinning and memory; the units known from a ledger are summed
+ * now and not counted again.  Returns QC_OK or QC_ENOMEM. */
+static int run_open(run_state *r, const qc_plan *plan, const qc_run_options *opts)
+{
+    memset(r, 0, sizeof *r);
+    r->plan = plan;
+    r->topo = qct_topology_open();
+    r->threads = opts && opts->threads > 0 ? opts->threads : qct_topology_core_count(r->topo);
+    if (!(opts ? opts->bind : 1)) {
+        qct_topology_close(r->topo);
+        r->topo = NULL;
+    }
+    r->unit_count = qc_plan_unit_count(plan);
+    r->sums = aligned_alloc(64, sizeof(qct_thread_sum) * (size_t)r->threads);
+    r->todo = malloc(sizeof *r->todo * (r->unit_count ? r->unit_count : 1));
+    if (!r->sums || !r->todo) {
+        run_close(r);
+        return QC_ENOMEM;
+    }
+    memset(r->sums, 0, sizeof(qct_thread_sum) * (size_t)r->threads);
+    r->ran = r->threads;
+    double start = qct_now_seconds();
+    r->units = (long)qct_units_to_do(opts, r->unit_count, r->todo, &r->known, &r->resumed);
+    r->stop = opts ? opts->stop : NULL;
+    r->report = opts && (opts->unit_done || opts->progress);
+    qct_report_begin(&r->rep, opts, r->unit_count, r->resumed, start);
+    return QC_OK;
+}
+
+/* Stopping (asked to, a hook failed, a unit failed): skip the rest fast. */
+static int stopping(const run_state *r)
+{
+    return (r->stop && __atomic_load_n(r->stop, __ATOMIC_RELAXED))
+           || __atomic_load_n(&r->rep.hook_failed, __ATOMIC_RELAXED)
+           || __atomic_load_n(&r->unit_failed, __ATOMIC_RELAXED);
+}
+
+/* One unit on one thread: counted into *mine and reported, or dropped. */
+static void count_unit(run_state *r, size_t unit, qct_thread_sum *mine)
+{
+    qc_tally t;
+    if (qct_count_step(r->plan, unit, r->stop, &r->unit_failed, &t) != QCT_COUNTED)
+        return;
+    qct_thread_sum_add(mine, &t);
+    if (r->report) {
+        #pragma omp critical(qct_unit_done)
+        {
+            qct_report_unit(&r->rep, unit, &t);
+            qct_report_progress(&r->rep);
+        }
+    }
+}
+
+static void count_all(run_state *r)
+{
+    #pragma omp parallel num_threads(r->threads)
+    {
+        int me = omp_get_thread_num();
+        #pragma omp single nowait
+        r->ran = omp_get_num_threads();
+        if (r->topo)
+            qct_topology_pin_thread(r->topo, me);
+        qct_thread_sum mine = {0};
+        #pragma omp for schedule(dynamic, 1) nowait
+        for (long i = 0; i < r->units; i++) {
+            if (!stopping(r))
+                count_unit(r, r->todo[i], &mine);
+        }
+        r->sums[me] = mine;
+    }
+}
+
+/* The known units and every thread's sums into *result; the run's code. */
+static int sum_up(const run_state *r, qc_result *result)
+{
+    int stopped = r->stop && __atomic_load_n(r->stop, __ATOMIC_RELAXED);
+    result->seconds = qct_now_seconds() - r->rep.start;
+    result->total = r->known.solutions;
+    result->placements = r->known.placements;
+    result->units = r->resumed;
+    result->units_resumed = r->resumed;
+    result->placements_resumed = r->known.placements;
+    for (int i = 0; i < r->threads; i++) {
+        result->total += r->sums[i].solutions;
+        result->placements += r->sums[i].placements;
+        result->units += r->sums[i].units;
+    }
+    result->threads = r->ran;
+    if (r->rep.hook_failed)
+        return QC_EHOOK;
+    if (r->unit_failed != QC_OK)
+        return r->unit_failed;
+    return stopped && result->units < r->unit_count ? QC_ESTOP : QC_OK;
 }
 
 int qc_run(const qc_plan *plan, const qc_run_options *opts, qc_result *result)
 {
     if (!plan || !result || (opts && opts->threads < 0))
         return QC_EINVAL;
-    qct_topology *topo = qct_topology_open();
-    int threads = opts && opts->threads > 0 ? opts->threads : qct_topology_core_count(topo);
-    int bind = opts ? opts->bind : 1;
-    if (!bind) {
-        qct_topology_close(topo);
-        topo = NULL;
-    }
-
-    const size_t unit_count = qc_plan_unit_count(plan);
-    thread_tally *tallies = aligned_alloc(64, sizeof(thread_tally) * (size_t)threads);
-    size_t *todo = malloc(sizeof *todo * (unit_count ? unit_count : 1));
-    if (!tallies || !todo) {
-        free(tallies);
-        free(todo);
-        qct_topology_close(topo);
-        return QC_ENOMEM;
-    }
-    memset(tallies, 0, sizeof(thread_tally) * (size_t)threads);
-    int ran = threads;   /* OpenMP may grant fewer than asked for */
-    double start = now_seconds();
-
-    /* Units known from a ledger are summed now and not counted again. */
-    qc_result known = {0};
-    long units = 0;
-    for (size_t u = 0; u < unit_count; u++) {
-        qc_tally t;
-        if (opts && opts->unit_known && opts->unit_known(opts->hook_ctx, u, &t)) {
-            known.total += t.solutions;
-            known.placements += t.placements;
-            known.units++;
-        } else {
-            todo[units++] = u;
-        }
-    }
-    void *ctx = opts ? opts->hook_ctx : NULL;
-    int (*unit_done)(void *, size_t, const qc_tally *) = opts ? opts->unit_done : NULL;
-    void (*progress)(void *, const qc_progress *) = opts ? opts->progress : NULL;
-    const int *stop = opts ? opts->stop : NULL;
-    qc_progress where = {
-        .units_done = known.units, .units_total = unit_count, .units_resumed = known.units,
-    };
-    if (progress)
-        progress(ctx, &where);
-    int hook_failed = 0, stopped = 0;
-    int unit_failed = QC_OK;   /* the first failed unit's error */
-
-    #pragma omp parallel num_threads(threads)
-    {
-        int me = omp_get_thread_num();
-        #pragma omp single nowait
-        ran = omp_get_num_threads();
-        if (topo)
-            qct_topology_pin_thread(topo, me);
-        thread_tally mine = {0};
-        #pragma omp for schedule(dynamic, 1) nowait
-        for (long i = 0; i < units; i++) {
-            if ((stop && __atomic_load_n(stop, __ATOMIC_RELAXED))
-                || __atomic_load_n(&hook_failed, __ATOMIC_RELAXED)
-                || __atomic_load_n(&unit_failed, __ATOMIC_RELAXED))
-                continue;                 /* stopping: skip the rest fast */
-            qc_tally t;
-            int rc = qc_plan_count_unit_until(plan, todo[i], stop, &t);
-            if (rc == QC_ESTOP)
-                continue;                 /* cut short: drop it */
-            if (rc != QC_OK) {            /* counted nothing: never report it */
-                int none = QC_OK;
-                __atomic_compare_exchange_n(&unit_failed, &none, rc, 0, __ATOMIC_RELAXED,
-                                            __ATOMIC_RELAXED);
-                continue;
-            }
-            mine.solutions += t.solutions;
-            mine.placements += t.placements;
-            mine.units++;
-            if (unit_done || progress) {
-                #pragma omp critical(qct_unit_done)
-                {
-                    if (unit_done && !hook_failed && unit_done(ctx, todo[i], &t) != 0)
-                        __atomic_store_n(&hook_failed, 1, __ATOMIC_RELAXED);
-                    where.units_done++;
-                    where.placements += t.placements;
-                    where.seconds = now_seconds() - start;
-                    if (progress)
-                        progress(ctx, &where);
-                }
-            }
-        }
-        tallies[me] = mine;
-    }
-    stopped = stop && __atomic_load_n(stop, __ATOMIC_RELAXED);
-
-    result->seconds = now_seconds() - start;
-    result->total = known.total;
-    result->placements = known.placements;
-    result->units = known.units;
-    result->units_resumed = known.units;
-    result->placements_resumed = known.placements;
-    for (int i = 0; i < threads; i++) {
-        result->total += tallies[i].solutions;
-        result->placements += tallies[i].placements;
-        result->units += tallies[i].units;
-    }
-    result->threads = ran;
-    free(tallies);
-    free(todo);
-    qct_topology_close(topo);
-    if (hook_failed)
-        return QC_EHOOK;
-    if (unit_failed != QC_OK)
-        return unit_failed;
-    return stopped && result->units < unit_count ? QC_ESTOP : QC_OK;
+    run_state r;
+    int rc = run_open(&r, plan, opts);
+    if (rc != QC_OK)
+        return rc;
+    count_all(&r);
+    rc = sum_up(&r, result);
+    run_close(&r);
+    return rc;
 }

@@ -6,7 +6,7 @@
  * request (pull-based: a slow or busy machine simply asks less often); every
  * rank, rank 0 included, counts with its own threads and sends each unit's
  * tally back, and rank 0 sums them (and records them in a checkpoint ledger
- * when given one).  See mpi_run.c for the protocol.
+ * when given one).  See mpi/protocol.h for the protocol.
  *
  * The launcher check below needs no MPI, so the program can ask it in every
  * build: a plain `qcount 16` never calls MPI_Init and never loads a

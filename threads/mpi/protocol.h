@@ -1,0 +1,79 @@
+/*
+ * protocol.h — the messages between ranks: tags, a tally's wire format,
+ * and the helpers that send and receive them.
+ *
+ * Every rank builds the same plan (the fingerprints are compared first),
+ * so a unit travels as its index alone and a result as (index, tally).
+ * Between ranks (pull-based, rank 0 the only owner of unit indices):
+ *   worker -> 0  ASK  [want, k, k results]   "here is what I counted,
+ *                                             send me `want` more units"
+ *   0 -> worker  WORK [m, m unit indices]    m = 0: nothing is left
+ *   worker -> 0  LAST [0, k, k results]      its last results: it is done
+ *   worker -> 0  FAIL [0, k, k results]      its last results: a unit (or
+ *                                             its outbox) ran out of memory
+ * Every word is a 64-bit unsigned integer (MPI_UINT64_T).
+ */
+#ifndef QCT_MPI_PROTOCOL_H
+#define QCT_MPI_PROTOCOL_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "qcount.h"
+
+enum { QCT_TAG_ASK = 11, QCT_TAG_WORK = 12, QCT_TAG_LAST = 13, QCT_TAG_FAIL = 14 };
+
+/* Unit indices travel as they are kept, in size_t words. */
+_Static_assert(sizeof(size_t) == sizeof(uint64_t), "a unit index is one 64-bit word");
+
+/* A unit's tally on the wire: four 64-bit words. */
+typedef struct qct_wire_result {
+    uint64_t unit, solutions_lo, solutions_hi, placements;
+} qct_wire_result;
+#define QCT_WIRE_WORDS (sizeof(qct_wire_result) / sizeof(uint64_t))
+
+static inline qct_wire_result qct_wire_from_tally(size_t unit, const qc_tally *t)
+{
+    return (qct_wire_result){unit, (uint64_t)t->solutions, (uint64_t)(t->solutions >> 64),
+                             t->placements};
+}
+
+static inline qc_tally qct_wire_tally(const qct_wire_result *w)
+{
+    return (qc_tally){(qc_u128)w->solutions_hi << 64 | w->solutions_lo, w->placements};
+}
+
+/* Grows *p (of *cap elements of `elem` bytes) to hold at least `need`,
+ * doubling from 64; returns 0, or -1 with *p unchanged when out of memory.
+ * qct_grow_or_abort ends the job instead (MPI_Abort, status 2). */
+int qct_grow(void **p, size_t *cap, size_t need, size_t elem);
+void qct_grow_or_abort(void **p, size_t *cap, size_t need, size_t elem);
+
+/* Worker -> 0: sends [want, k, the k results] with `tag` (ASK, LAST or
+ * FAIL), packed in *msg (grown as needed). */
+void qct_send_results(int tag, size_t want, const qct_wire_result *r, size_t k,
+                      uint64_t **msg, size_t *msg_cap);
+
+/* A message that reached rank 0: [want, k, k results]. */
+typedef struct qct_message {
+    int tag, source;
+    size_t want;                        /* ASK: more units asked for        */
+    const qct_wire_result *results;     /* [k], inside the receive buffer   */
+    size_t k;
+    int malformed;                      /* shorter than its k results: then
+                                           k = 0, none taken                */
+} qct_message;
+
+/* Rank 0: receives the next message from any worker into *buf (grown as
+ * needed) if one is waiting; returns 1 and fills *m, or 0 when none. */
+int qct_receive_results(uint64_t **buf, size_t *buf_cap, qct_message *m);
+
+/* 0 -> worker: sends WORK [m, m unit indices], grant[0] = m. */
+void qct_send_work(const size_t *grant, int dest);
+
+/* Worker: posts the receive of the next WORK reply into reply[most + 1]
+ * (post it before the ASK goes: the reply may come at once). */
+void qct_post_work_receive(uint64_t *reply, size_t most, MPI_Request *req);
+
+#endif

@@ -1,0 +1,63 @@
+/*
+ * rank.h — one rank's counting, the same on rank 0 and on the workers: its
+ * queue of units, its outbox of tallies, and its counting threads.
+ *
+ * Inside a rank: OpenMP thread 0 is the messenger (root.c on rank 0,
+ * worker.c elsewhere), the only thread that calls MPI
+ * (MPI_THREAD_FUNNELED); threads 1..T count, each pinned through hwloc to
+ * its own core of the rank's share of the machine.  The messenger sleeps
+ * between polls, so it costs a core almost nothing.  The counting threads
+ * take units from the rank's queue and leave their tallies in the rank's
+ * outbox; both sit behind one OpenMP lock (units take milliseconds to
+ * hours, so the lock is never contended for long).
+ */
+#ifndef QCT_MPI_RANK_H
+#define QCT_MPI_RANK_H
+
+#include <omp.h>
+#include <stddef.h>
+
+#include "protocol.h"
+#include "qcount.h"
+#include "unit_step.h"
+
+typedef struct qct_rank {
+    omp_lock_t lock;
+    const qc_plan *plan;
+    const int *stop;          /* rank 0: the caller's stop flag, or NULL */
+    int halt;                 /* counters stop: set by rank 0's messenger,
+                                 and on any rank by a failure (atomic)    */
+    size_t *queue;            /* units waiting on this rank: [head, tail) */
+    size_t head, tail, cap;
+    int no_more;              /* nothing more will join the queue        */
+    qct_wire_result *outbox;  /* tallies waiting to be sent or summed    */
+    size_t out_len, out_cap;
+    int counters_running;
+    size_t starved;           /* times a counter found the queue empty   */
+    int failed;               /* the first failure's code on this rank
+                                 (out of memory), QC_OK until (atomic)    */
+} qct_rank;
+
+/* An empty rank for plan; qct_rank_close frees what it gathered. */
+void qct_rank_open(qct_rank *s, const qc_plan *plan);
+void qct_rank_close(qct_rank *s);
+
+/* A counting thread: takes the next queued unit until told nothing more
+ * comes and the queue is empty, or halted; sums what it did in *mine. */
+void qct_rank_counter(qct_rank *s, qct_thread_sum *mine);
+
+/* Takes up to `max` queued units off the front (rank 0 handing out). */
+size_t qct_rank_take_units(qct_rank *s, size_t max, size_t *dst);
+
+/* OpenMP gave this rank no counting thread: its messenger counts the next
+ * queued unit itself.  Returns 1 (progress made). */
+int qct_rank_count_here(qct_rank *s, qct_thread_sum *mine);
+
+/* Moves the outbox into *dst (swapping buffers); returns how many. */
+size_t qct_rank_take_outbox(qct_rank *s, qct_wire_result **dst, size_t *dst_cap);
+
+/* A messenger's pause between polls: back to 50 us when it made progress,
+ * else sleeps *us and doubles it up to 2 ms. */
+void qct_messenger_nap(int progressed, long *us);
+
+#endif
