@@ -13,9 +13,7 @@ include(CMakePackageConfigHelpers)
 # its sources are built with, and the libraries they need.  [library sources]
 set(QC_LIB_CORE_SOURCES ${QC_CORE_SOURCES})
 set(QC_LIB_CORE_TARGET qcount_core)
-set(QC_LIB_THREADS_SOURCES
-  ${PROJECT_SOURCE_DIR}/threads/run.c
-  ${PROJECT_SOURCE_DIR}/threads/topology.c)
+set(QC_LIB_THREADS_SOURCES ${QC_THREADS_SOURCES})
 set(QC_LIB_THREADS_TARGET qcount)
 set(QC_PUBLIC_HEADERS
   ${PROJECT_SOURCE_DIR}/core/include/qcount.h
