@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "qct_clock.h"
 #include "progress.h"
 
 struct qcp_line {
@@ -28,7 +28,7 @@ struct qcp_line {
     int drawn;                /* a line is on the terminal */
     int have;                 /* the run has reported where it stands */
     qc_progress last;
-    double start;             /* qc_clock_seconds() */
+    double start;             /* qct_now_seconds() */
 };
 
 /* h:mm:ss, or Dd hh:mm:ss for more than a day. */
@@ -92,7 +92,7 @@ static void write_all(int fd, const char *s, size_t len)
 static void draw(qcp_line *line)
 {
     char text[256], out[300];
-    qcp_line_format(&line->last, qc_clock_seconds() - line->start, text, sizeof text);
+    qcp_line_format(&line->last, qct_now_seconds() - line->start, text, sizeof text);
     int k = line->tty ? snprintf(out, sizeof out, "\r%s\033[K", text)
                       : snprintf(out, sizeof out, "%s\n", text);
     if (k > 0)
@@ -131,7 +131,7 @@ qcp_line *qcp_line_start(int fd, int tty)
         return NULL;
     line->fd = fd;
     line->tty = tty;
-    line->start = qc_clock_seconds();
+    line->start = qct_now_seconds();
     pthread_mutex_init(&line->lock, NULL);
     pthread_cond_init(&line->wake, NULL);
     if (pthread_create(&line->thread, NULL, draw_loop, line) != 0) {

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "qct_clock.h"
 #include "mode.h"
 #include "svg.h"
 
@@ -84,9 +84,9 @@ int qcm_list(const qc_options *opts)
                 snprintf(caption, sizeof caption, "#%llu", (unsigned long long)shown);
             qc_svg_board(svg, cols, caption);
         }
-        if (m->list && (each_line || shown == 1 || qc_clock_seconds() - last_write >= 0.02)) {
+        if (m->list && (each_line || shown == 1 || qct_now_seconds() - last_write >= 0.02)) {
             qc_out_flush(&out);
-            last_write = qc_clock_seconds();
+            last_write = qct_now_seconds();
         }
     }
     qc_enum_free(it);
