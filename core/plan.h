@@ -16,7 +16,10 @@ typedef struct qc_engine_ops {
     /* Counts one unit (unit < unit_count) into *out, which the caller has
      * zeroed; returns QC_OK, or QC_ENOMEM when the unit's working memory
      * could not be had (then *out is left at zero: a failed unit counts
-     * nothing, and the caller must not take it for counted). */
+     * nothing, and the caller must not take it for counted).  Cut short by
+     * the thread's stop flag (qck_stop_flag), it returns QC_ESTOP or QC_OK
+     * with a partial tally (the join engine: QC_ESTOP); the caller who
+     * raised the flag drops the unit either way. */
     int (*count_unit)(const qc_plan *plan, size_t unit, qc_tally *out);
     void (*release)(qc_plan *plan);
 } qc_engine_ops;

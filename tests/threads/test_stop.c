@@ -10,7 +10,7 @@
  * flag raised before a unit ends it at once, and one raised while a unit
  * runs (N=19) cuts it short (how soon is printed, not tested: timings
  * belong in the benchmarks).  The join engine: a zero flag changes no
- * tally, a raised one lets a unit pair no column set.
+ * tally, a raised one ends a unit with QC_ESTOP, nothing counted.
  * Usage: test_stop KNOWN_TSV
  */
 #include <pthread.h>
@@ -74,12 +74,13 @@ static int same(qc_tally a, qc_tally b)
 
 /* Every unit of an engine's plans N=1..max against its tally with no flag:
  * a zero flag, and each variant (other ops over the same plan) under a zero
- * flag, give the same tally.  From N=cut_from, under a raised flag the unit
- * and each variant count no solution and do less work than the whole unit,
- * none at all when `nothing` is set. */
+ * flag, give the same tally.  Under a raised flag the unit and each variant
+ * return stop_rc (QC_OK: a partial tally; QC_ESTOP: cut short, dropped),
+ * and from N=cut_from count no solution and do less work than the whole
+ * unit, none at all when `nothing` is set. */
 static void flag_tallies(const known_count *known, qc_engine_id engine, int max,
                          const qc_engine_ops *const *variant, int variants, int cut_from,
-                         int nothing)
+                         int nothing, int stop_rc)
 {
     const char *name = qc_engine_name(engine);
     for (int n = 1; n <= max; n++) {
@@ -107,9 +108,9 @@ static void flag_tallies(const known_count *known, qc_engine_id engine, int max,
             for (int d = 0; d <= variants; d++) {
                 memset(&t, 0, sizeof t);
                 if (d == variants)
-                    CHECK(qc_plan_count_unit(plan, u, &t) == QC_OK);
+                    CHECK(qc_plan_count_unit(plan, u, &t) == stop_rc);
                 else
-                    CHECK(variant[d]->count_unit(plan, u, &t) == QC_OK);
+                    CHECK(variant[d]->count_unit(plan, u, &t) == stop_rc);
                 int cut = t.solutions == 0
                           && (nothing ? t.placements == 0
                                       : plain.placements == 0 || t.placements < plain.placements);
@@ -131,14 +132,14 @@ static void flag_tallies(const known_count *known, qc_engine_id engine, int max,
 static void eightfold_flags(const known_count *known)
 {
     const qc_engine_ops *deep[] = {&qc_eightfold_deep2_ops, &qc_eightfold_deep4_ops};
-    flag_tallies(known, QC_ENGINE_EIGHTFOLD, 14, deep, 2, 8, 1);
+    flag_tallies(known, QC_ENGINE_EIGHTFOLD, 14, deep, 2, 8, 1, QC_OK);
 }
 
-/* join N=1..16: a flag raised before a unit lets it count no column set
- * (its bands are built or begun, nothing is paired). */
+/* join N=1..16: a flag raised before a unit ends it with QC_ESTOP (its
+ * bands begun, nothing paired) and nothing counted. */
 static void join_flags(const known_count *known)
 {
-    flag_tallies(known, QC_ENGINE_JOIN, 16, NULL, 0, 1, 0);
+    flag_tallies(known, QC_ENGINE_JOIN, 16, NULL, 0, 1, 0, QC_ESTOP);
 }
 
 typedef struct long_unit {
