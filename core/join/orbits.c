@@ -1,6 +1,6 @@
 /*
- * join_symmetry.c — which top column sets the join engine counts, and with
- * what weight.
+ * orbits.c — which top column sets the join engine counts, and with what
+ * weight (orbits.h).
  *
  * Write A(S) for the number of solutions whose top half uses the column set
  * S.  Mirroring a solution left-right maps those onto the solutions whose
@@ -14,7 +14,8 @@
  * set (qcj_pattern_canonical), and inside a unit only images with the same
  * pattern compete (qcj_set_weight).
  */
-#include "join.h"
+#include "kernel/kernel.h"   /* qck_full_mask */
+#include "orbits.h"
 
 uint32_t qcj_mirror(uint32_t s, int n)
 {
@@ -23,11 +24,6 @@ uint32_t qcj_mirror(uint32_t s, int n)
         if (s >> c & 1u)
             r |= 1u << (n - 1 - c);
     return r;
-}
-
-static uint32_t board_mask(int n)
-{
-    return n >= 32 ? 0xffffffffu : (1u << n) - 1u;
 }
 
 int qcj_pattern_canonical(uint32_t q, uint32_t m, int n, int flip)
@@ -47,8 +43,8 @@ int qcj_set_weight(uint32_t s, uint32_t q, uint32_t m, int n, int flip)
     images[count++] = s;
     images[count++] = qcj_mirror(s, n);
     if (flip) {
-        images[count++] = board_mask(n) & ~s;
-        images[count++] = board_mask(n) & ~images[1];
+        images[count++] = qck_full_mask(n) & ~s;
+        images[count++] = qck_full_mask(n) & ~images[1];
     }
     int distinct = 0;
     for (int i = 0; i < count; i++) {
@@ -68,7 +64,7 @@ int qcj_set_weight(uint32_t s, uint32_t q, uint32_t m, int n, int flip)
  * The engine counts the member whose (pattern, top set, c) is smallest. */
 int qcj_triple_weight(uint32_t s, int c, uint32_t m, int n)
 {
-    const uint32_t full = board_mask(n);
+    const uint32_t full = qck_full_mask(n);
     const uint32_t b = full & ~s & ~(1u << c);
     const uint32_t ms = qcj_mirror(s, n), mb = qcj_mirror(b, n);
     const int mc = n - 1 - c;

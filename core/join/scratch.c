@@ -1,21 +1,30 @@
 /*
- * join_scratch.c — the join engine's per-thread working memory, reused from
- * unit to unit.
+ * scratch.c — the join engine's per-thread working memory, reused from
+ * unit to unit (scratch.h).
  *
  * A unit needs its band lists and rank tables (MiB at N=20) and the halves
  * of one column set at a time.  Allocating and freeing them per unit hands
  * the pages back to the kernel every time, and touching fresh pages again
- * (page faults, zeroing) cost a quarter of the run at N=16.  So a plan keeps a small pool of scratch sets: a unit takes one
- * (or makes one), grows its buffers as needed, and gives it back.  There
- * are never more sets than units counted at once (threads), each as large
- * as the largest unit it has counted; qc_plan_free frees them all.  The
- * pool is the plan's only mutable part, behind a spinlock taken twice per
- * unit, so count_unit stays thread-safe and its result depends on nothing
- * but the unit.
+ * (page faults, zeroing) cost a quarter of the run at N=16.  So a plan
+ * keeps a small pool of scratch sets (QCJ_POOL_SLOTS, config.h): a unit
+ * takes one (or makes one), grows its buffers as needed, and gives it back.
+ * There are never more sets than units counted at once (threads), each as
+ * large as the largest unit it has counted; qc_plan_free frees them all.
+ * The pool is the plan's only mutable part, kept behind a pointer and a
+ * spinlock taken twice per unit, so counting a unit stays thread-safe and
+ * its result depends on nothing but the unit.
  */
+#include <stdatomic.h>
 #include <stdlib.h>
 
-#include "join.h"
+#include "config.h"
+#include "scratch.h"
+
+struct qcj_pool {
+    atomic_flag lock;
+    int count;
+    qcj_scratch *slot[QCJ_POOL_SLOTS];
+};
 
 static void lock(qcj_pool *pool)
 {
@@ -26,6 +35,14 @@ static void lock(qcj_pool *pool)
 static void unlock(qcj_pool *pool)
 {
     atomic_flag_clear_explicit(&pool->lock, memory_order_release);
+}
+
+qcj_pool *qcj_pool_new(void)
+{
+    qcj_pool *pool = calloc(1, sizeof *pool);
+    if (pool)
+        atomic_flag_clear(&pool->lock);
+    return pool;
 }
 
 qcj_scratch *qcj_pool_take(qcj_pool *pool)
@@ -47,7 +64,7 @@ static void scratch_free(qcj_scratch *s)
     qcj_vec *vecs[] = {&s->band_tmp[0], &s->band_tmp[1], &s->band_tmp[2], &s->raw[0], &s->raw[1],
                        &s->low[0], &s->low[1], &s->off[0], &s->off[1], &s->spared, &s->spared_off};
     for (size_t i = 0; i < sizeof vecs / sizeof *vecs; i++)
-        free(vecs[i]->p);
+        qcj_vec_free(vecs[i]);
     free(s);
 }
 
@@ -64,10 +81,11 @@ void qcj_pool_give(qcj_pool *pool, qcj_scratch *s)
         scratch_free(s);
 }
 
-void qcj_pool_clear(qcj_pool *pool)
+void qcj_pool_free(qcj_pool *pool)
 {
-    lock(pool);
+    if (!pool)
+        return;
     while (pool->count > 0)
         scratch_free(pool->slot[--pool->count]);
-    unlock(pool);
+    free(pool);
 }

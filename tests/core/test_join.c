@@ -3,32 +3,36 @@
  * against a slow independent check: border signatures (halves and middle
  * row, and between the bands of a half) against coordinate geometry, column
  * ranks, the halves built from bands against a textbook backtracker,
- * column keys, the disjoint-pair counters (vector and
- * portable) against a scalar loop, and the symmetry weights against orbits
+ * column keys, the disjoint-pair counters (every backend, by name: portable
+ * and, on a CPU that has it, AVX-512) against a scalar loop, and the symmetry weights against orbits
  * computed by brute force.  Then the engine against the halving engine.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "join/geometry.h"
+#include "join/halves.h"
 #include "join/join.h"
+#include "join/orbits.h"
+#include "join/pairs.h"
+#include "kernel/kernel.h"
 #include "plan.h"
+#include "check.h"
 #include "known.h"
 
-/* the portable pair counters, built from the same source without AVX-512 */
-uint64_t qcj_portable_count_disjoint32(const uint32_t *, size_t, const uint32_t *, size_t);
-uint64_t qcj_portable_count_disjoint64(const uint64_t *, size_t, const uint64_t *, size_t);
-uint64_t qcj_portable_join_groups32(const uint32_t *, const uint32_t *, const uint32_t *,
-                                   const uint32_t *, int, uint32_t, uint64_t *);
-uint64_t qcj_portable_join_groups64(const uint32_t *, const uint64_t *, const uint32_t *,
-                                   const uint64_t *, int, uint32_t, uint64_t *);
-/* the vector ones with their lane counters summed every 3000 pairs */
-uint64_t qcj_tight_join_groups32(const uint32_t *, const uint32_t *, const uint32_t *,
-                                const uint32_t *, int, uint32_t, uint64_t *);
+/* Whether this CPU runs the AVX-512 backend (it is built on every x86-64,
+ * whatever the build targets). */
+static int have_avx512(void)
+{
+#if defined(QCJ_PAIRS_HAVE_AVX512)
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f");
+#else
+    return 0;
+#endif
+}
 
-static int failures;
-#define CHECK(cond, ...) do { if (!(cond)) { failures++; printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-    printf(__VA_ARGS__); printf("\n"); } } while (0)
 
 static uint64_t rng = 0x2545f4914f6cdd1dULL;
 static uint64_t next_random(void)
@@ -181,8 +185,8 @@ static void test_halves(void)
             qcj_geometry g;
             qcj_geometry_init(&g, n, m, 2, m == 1);
             qcj_splits sp[2];
-            CHECK(qcj_splits_init(&sp[0], g.h, g.band_rows) == 0
-                  && qcj_splits_init(&sp[1], g.h, g.h - g.band_rows) == 0, "splits");
+            CHECK(qcj_splits_init(&sp[0], g.h, g.band_rows) == QC_OK
+                  && qcj_splits_init(&sp[1], g.h, g.h - g.band_rows) == QC_OK, "splits");
             const uint32_t full = (1u << n) - 1u;
             const uint32_t block = ((1u << m) - 1u) << g.unit_lo;
             for (uint32_t bits = 0; bits < 1u << m; bits++) {
@@ -193,9 +197,9 @@ static void test_halves(void)
                     qcj_vec tmp[3] = {{0}}, out = {0};
                     uint64_t placed = 0, tested = 0;
                     int rc = qcj_side_build(&g, &rk, bottom, pattern, &side, tmp, NULL, &placed);
-                    CHECK(rc == 0, "n=%d m=%d pattern %x: side not built", n, m, pattern);
+                    CHECK(rc == QC_OK, "n=%d m=%d pattern %x: side not built", n, m, pattern);
                     const int r0 = bottom ? g.b0 : 0, r1 = bottom ? n : g.h;
-                    for (uint32_t set = 0; rc == 0 && set <= full; set++) {
+                    for (uint32_t set = 0; rc == QC_OK && set <= full; set++) {
                         if ((set & ~allowed) || __builtin_popcount(set) != g.h)
                             continue;
                         if (n > 11 && next_random() % (n > 13 ? 600 : 60) != 0)
@@ -206,10 +210,12 @@ static void test_halves(void)
                             for (mid = (int)(next_random() % (uint64_t)n); set >> mid & 1u;)
                                 mid = (mid + 1) % n;
                         uint64_t avoid = mid >= 0 ? g.cell_sig[g.h][mid] : 0;
-                        size_t len = qcj_halves_of(&rk, &sp[bottom], &side,
-                                                   qcj_squeeze(&g, pattern, set), avoid, &out, &tested);
+                        size_t len = 0;
+                        int hr = qcj_halves_of(&rk, &sp[bottom], &side, qcj_squeeze(&g, pattern, set),
+                                               avoid, &out, &len, &tested);
+                        CHECK(hr == QC_OK, "n=%d m=%d: halves not built", n, m);
                         slow_sum got = {len, 0}, want = {0, 0};
-                        for (size_t i = 0; i < len && len != SIZE_MAX; i++)
+                        for (size_t i = 0; i < len && hr == QC_OK; i++)
                             got.digest += digest_of(((uint64_t *)out.p)[i]);
                         int col[32];
                         slow_halves(&g, r0, r1, r0, col, set, mid, &want);
@@ -255,14 +261,31 @@ static void test_pairs(void)
                 want32 += (a32[i] & b32[j]) == 0;
                 want64 += (a64[i] & b64[j]) == 0;
             }
-        CHECK(qcj_count_disjoint32(a32, nt, b32, nb) == want32, "disjoint32 %zu x %zu", nt, nb);
-        CHECK(qcj_count_disjoint64(a64, nt, b64, nb) == want64, "disjoint64 %zu x %zu", nt, nb);
-        CHECK(qcj_portable_count_disjoint32(a32, nt, b32, nb) == want32, "portable32 %zu x %zu", nt, nb);
-        CHECK(qcj_portable_count_disjoint64(a64, nt, b64, nb) == want64, "portable64 %zu x %zu", nt, nb);
+        CHECK(qcj_pairs_portable_disjoint32(a32, nt, b32, nb) == want32, "portable32 %zu x %zu", nt, nb);
+        CHECK(qcj_pairs_portable_disjoint64(a64, nt, b64, nb) == want64, "portable64 %zu x %zu", nt, nb);
+#if defined(QCJ_PAIRS_HAVE_AVX512)
+        if (have_avx512()) {
+            CHECK(qcj_pairs_avx512_disjoint32(a32, nt, b32, nb) == want32, "avx512 32 %zu x %zu", nt, nb);
+            CHECK(qcj_pairs_avx512_disjoint64(a64, nt, b64, nb) == want64, "avx512 64 %zu x %zu", nt, nb);
+        }
+#endif
     }
-    /* all-zero signatures: every pair counts, across the slice bounds */
-    static uint32_t zeros[1 << 12];
-    CHECK(qcj_count_disjoint32(zeros, 300, zeros, 1 << 12) == 300ull << 12, "zeros");
+    /* all-zero signatures: every pair counts, across the slice bounds
+     * (2^8 tops, 2^20 bottoms a call) */
+    static uint32_t zeros[(1 << 20) + 5];
+    static uint64_t zeros64[(1 << 20) + 5];
+    CHECK(qcj_pairs_portable_disjoint32(zeros, 300, zeros, 1 << 12) == 300ull << 12, "zeros");
+    CHECK(qcj_pairs_portable_disjoint64(zeros64, 3, zeros64, (1 << 20) + 5) == 3ull * ((1 << 20) + 5),
+          "zeros64");
+#if defined(QCJ_PAIRS_HAVE_AVX512)
+    if (have_avx512()) {
+        CHECK(qcj_pairs_avx512_disjoint32(zeros, 300, zeros, 1 << 12) == 300ull << 12, "avx512 zeros");
+        CHECK(qcj_pairs_avx512_disjoint32(zeros, (1 << 20) + 5, zeros, 3) == 3ull * ((1 << 20) + 5),
+              "avx512 zeros, lists swapped");
+        CHECK(qcj_pairs_avx512_disjoint64(zeros64, 3, zeros64, (1 << 20) + 5) == 3ull * ((1 << 20) + 5),
+              "avx512 zeros64");
+    }
+#endif
 }
 
 /* The sieve over key groups (vector and portable) against a scalar loop
@@ -303,19 +326,58 @@ static void test_join_groups(void)
                         want64 += (t64[i] & b64[j]) == 0;
                     }
             }
-        uint64_t tested[5] = {0};
-        CHECK(qcj_tight_join_groups32(toff, t32, boff, b32, k, extra, &tested[4]) == want32,
-              "groups32, lanes summed often, k=%d", k);
-        CHECK(qcj_join_groups32(toff, t32, boff, b32, k, extra, &tested[0]) == want32, "groups32 k=%d", k);
-        CHECK(qcj_join_groups64(toff, t64, boff, b64, k, extra, &tested[1]) == want64, "groups64 k=%d", k);
-        CHECK(qcj_portable_join_groups32(toff, t32, boff, b32, k, extra, &tested[2]) == want32,
+        uint64_t tested[4] = {0};
+        int runs = 2;
+        CHECK(qcj_pairs_portable_groups32(toff, t32, boff, b32, k, extra, &tested[0]) == want32,
               "portable groups32 k=%d", k);
-        CHECK(qcj_portable_join_groups64(toff, t64, boff, b64, k, extra, &tested[3]) == want64,
+        CHECK(qcj_pairs_portable_groups64(toff, t64, boff, b64, k, extra, &tested[1]) == want64,
               "portable groups64 k=%d", k);
-        for (int i = 0; i < 5; i++)
+#if defined(QCJ_PAIRS_HAVE_AVX512)
+        if (have_avx512()) {
+            runs = 4;
+            CHECK(qcj_pairs_avx512_groups32(toff, t32, boff, b32, k, extra, &tested[2]) == want32,
+                  "avx512 groups32 k=%d", k);
+            CHECK(qcj_pairs_avx512_groups64(toff, t64, boff, b64, k, extra, &tested[3]) == want64,
+                  "avx512 groups64 k=%d", k);
+        }
+#endif
+        for (int i = 0; i < runs; i++)
             CHECK(tested[i] == want_tested, "groups k=%d: %llu pairs tested, want %llu", k,
                   (unsigned long long)tested[i], (unsigned long long)want_tested);
     }
+}
+
+/* The AVX-512 sieve's guard on its 32-bit lane counters: group pairs big
+ * enough (2^31 and 2^32 pairs) that the counters are summed between two
+ * pairs, and that one pair alone is counted in slices.  Tops i % 3 == 0
+ * and odd bottoms are 1, the rest 0: all pairs but those are disjoint. */
+static void test_lane_guard(void)
+{
+#if defined(QCJ_PAIRS_HAVE_AVX512)
+    if (!have_avx512())
+        return;
+    enum { T0 = 1 << 15, T1 = 1 << 16, B0 = 1 << 16, B1 = 1 << 16 };
+    static uint32_t tops[T0 + T1], bottoms[B0 + B1];
+    uint64_t want = 0;
+    for (uint32_t i = 0; i < T0 + T1; i++)
+        tops[i] = i % 3 == 0;
+    for (uint32_t j = 0; j < B0 + B1; j++)
+        bottoms[j] = j & 1u;
+    /* top group 0 meets bottom groups 1 then 0 (2^31 pairs each: the
+     * second sums the counters first), top group 1 meets group 0 (2^32
+     * pairs: in slices) */
+    const uint32_t toff[3] = {0, T0, T0 + T1}, boff[3] = {0, B0, B0 + B1};
+    want += (uint64_t)T0 * B1 - (uint64_t)((T0 + 2) / 3) * (B1 / 2);
+    want += (uint64_t)T0 * B0 - (uint64_t)((T0 + 2) / 3) * (B0 / 2);
+    uint64_t ones1 = 0;
+    for (uint32_t i = T0; i < T0 + T1; i++)
+        ones1 += tops[i];
+    want += (uint64_t)T1 * B0 - ones1 * (B0 / 2);
+    uint64_t tested = 0;
+    CHECK(qcj_pairs_avx512_groups32(toff, tops, boff, bottoms, 1, 0, &tested) == want,
+          "avx512 groups32 past the lane limit");
+    CHECK(tested == (uint64_t)T0 * (B0 + B1) + (uint64_t)T1 * B0, "lane guard: pairs tested");
+#endif
 }
 
 /* Weights against brute-force orbits: over the canonical units, the
@@ -434,6 +496,19 @@ static void test_engine(void)
             qc_plan_free(p);
         }
     }
+    /* a unit cut short by the thread's stop flag: QC_ESTOP, nothing counted */
+    qc_plan *p12;
+    if (qc_plan_create(&p12, 12, QC_ENGINE_JOIN) == QC_OK) {
+        static const int stop = 1;
+        qc_tally t = {1, 1};
+        qck_stop_flag = &stop;
+        int rc = qc_plan_count_unit(p12, 0, &t);
+        qck_stop_flag = NULL;
+        CHECK(rc == QC_ESTOP && t.solutions == 0 && t.placements == 0,
+              "stopped unit: rc %d, %llu solutions", rc, (unsigned long long)t.solutions);
+        CHECK(qc_plan_count_unit(p12, 0, &t) == QC_OK && t.solutions > 0, "unit after a stop");
+        qc_plan_free(p12);
+    }
     qc_plan *p16, *p17;
     if (qc_plan_create(&p16, 16, QC_ENGINE_JOIN) == QC_OK && qc_plan_create(&p17, 17, QC_ENGINE_JOIN) == QC_OK) {
         CHECK(qc_plan_fingerprint(p16) != qc_plan_fingerprint(p17), "fingerprints of 16 and 17 equal");
@@ -469,6 +544,7 @@ int main(int argc, char **argv)
     test_halves();
     test_pairs();
     test_join_groups();
+    test_lane_guard();
     test_weights();
     test_engine();
     if (argc > 1) {          /* the published totals, for test_parameters */
@@ -476,6 +552,5 @@ int main(int argc, char **argv)
         known_load(argv[1], known);
         test_parameters(known);
     }
-    printf("%s: %d failures\n", failures ? "FAIL" : "ok", failures);
-    return failures ? 1 : 0;
+    return check_report("join");
 }

@@ -8,7 +8,7 @@
  * before a unit ends it at once, and one raised while a unit runs (N=19)
  * cuts it short (how soon is printed, not tested: timings belong in the
  * benchmarks).  The join engine: a zero flag changes no tally, a raised
- * one lets a unit pair no column set.  Every engine through the public
+ * one ends a unit with QC_ESTOP before it pairs any column set.  Every engine through the public
  * qc_plan_count_unit_until: QC_ESTOP and a zero tally.
  * Usage: test_stop KNOWN_TSV
  */
@@ -60,8 +60,7 @@ static int eightfold_deep4(const qc_plan *plan, size_t unit, qc_tally *out)
  * the engine and each variant under a zero flag give the same tally.  From
  * N=cut_from, under a raised flag the engine and each variant count no
  * solution and do less work than the whole unit, none at all when
- * `nothing` is set, and say QC_ESTOP (the join engine may say QC_OK: its
- * caller drops a cut unit either way); through qc_plan_count_unit_until
+ * `nothing` is set, and say QC_ESTOP; through qc_plan_count_unit_until
  * every unit of every N gives QC_ESTOP and a zero tally. */
 static void flag_tallies(const known_count *known, qc_engine_id engine, int max,
                          const count_fn *variant, int variants, int cut_from, int nothing)
@@ -93,8 +92,7 @@ static void flag_tallies(const known_count *known, qc_engine_id engine, int max,
                           && (nothing ? t.placements == 0
                                       : plain.placements == 0 || t.placements < plain.placements);
                 leaks += n >= cut_from && !cut;
-                silent += n >= cut_from && rc != QC_ESTOP
-                          && !(engine == QC_ENGINE_JOIN && rc == QC_OK);
+                silent += n >= cut_from && rc != QC_ESTOP;
             }
             qck_stop_flag = NULL;
             t.solutions = t.placements = 1;

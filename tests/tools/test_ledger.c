@@ -11,11 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "ledger.h"
 
-static int failures;
-#define CHECK(cond) do { if (!(cond)) { failures++; \
-    fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); } } while (0)
 
 static char dir[] = "/tmp/test_ledger.XXXXXX";
 static char path[256];
@@ -60,10 +58,7 @@ static void expect_refused(const qc_plan *plan, const char *what)
         qct_ledger_close(l);
     CHECK(strstr(err, path) != NULL);
     CHECK(strchr(err, '\n') == NULL);
-    if (!strstr(err, what)) {
-        failures++;
-        fprintf(stderr, "message '%s' does not say '%s'\n", err, what);
-    }
+    CHECK(strstr(err, what) != NULL, "message '%s' does not say '%s'", err, what);
     unsigned char *after = slurp(path, &after_len);
     CHECK(before_len == after_len && (before_len == 0 || memcmp(before, after, before_len) == 0));
     free(before);
@@ -75,9 +70,8 @@ static qct_ledger *open_ok(const qc_plan *plan)
     qct_ledger *l = NULL;
     char err[512] = "";
     if (qct_ledger_open(&l, path, plan, err, sizeof err) != 0) {
-        failures++;
-        fprintf(stderr, "open failed: %s\n", err);
-        exit(1);
+        CHECK(0, "open failed: %s", err);
+        exit(check_report("ledger"));
     }
     return l;
 }
@@ -227,9 +221,5 @@ int main(void)
     free(good);
     qc_plan_free(plan);
     qc_plan_free(other_n);
-    if (failures)
-        fprintf(stderr, "%d checks failed\n", failures);
-    else
-        printf("ledger: all checks passed\n");
-    return failures != 0;
+    return check_report("ledger");
 }

@@ -1,0 +1,186 @@
+/*
+ * bands.c — enumerates the band placements of one side of a join unit
+ * (bands.h) and sorts them by the colex rank of their column set, so that
+ * the halves of any column set can be joined from them (halves.c).
+ *
+ * A half is not searched row by row (that costs a mispredicted branch or
+ * two per queen placed, and the upper rows would be walked again for every
+ * column set): per unit side, each band's placements are enumerated once,
+ * here, and the halves on each column set are paired from them later.
+ * Tricks, named where they are used:
+ *   [squeezed columns] column sets are kept over the t columns a side may
+ *                      use, so ranks and tables stay small (geometry.h);
+ *   [last row at once] a band's last row is written out in one loop;
+ *   [stop check]       the walk reads the thread's stop flag.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bands.h"
+#include "config.h"
+#include "qcount.h"
+
+typedef struct band_out {
+    qcj_vec *tmp;          /* [0] squeezed sets, [1] inner, [2] border */
+    size_t len;
+    int failed;
+    int stopped;           /* the stop flag rose during the walk */
+    const int *stop;       /* the thread's stop flag, or NULL */
+} band_out;
+
+/* [last row at once] appends the placements finishing with a queen on each
+ * square of `free` in row r. */
+static void emit_row(band_out *o, const qcj_geometry *g, int r, const uint32_t *squeezed_of,
+                     uint32_t free, uint32_t sq, uint64_t inner, uint64_t border)
+{
+    size_t more = o->len + (size_t)__builtin_popcount(free);
+    uint32_t *sets = qcj_vec_reserve(&o->tmp[0], more * sizeof *sets);
+    uint64_t *in = qcj_vec_reserve(&o->tmp[1], more * sizeof *in);
+    uint64_t *bo = qcj_vec_reserve(&o->tmp[2], more * sizeof *bo);
+    if (!sets || !in || !bo) {
+        o->failed = 1;
+        return;
+    }
+    size_t at = o->len;
+    for (; free; free &= free - 1) {
+        int c = __builtin_ctz(free);
+        sets[at] = sq | squeezed_of[c];
+        in[at] = inner | g->inner_sig[r][c];
+        bo[at] = border | g->cell_sig[r][c];
+        at++;
+    }
+    o->len = at;
+}
+
+/* Every placement of rows [r0, r1) on the columns `allowed`, into o (a
+ * depth-first walk with the usual column and diagonal masks). */
+static void band_walk(band_out *o, const qcj_geometry *g, int r0, int r1, uint32_t allowed,
+                      const uint32_t *squeezed_of, uint64_t *placed)
+{
+    if (r0 == r1) {                     /* no rows: one empty placement */
+        uint32_t *sets = qcj_vec_reserve(&o->tmp[0], (o->len + 1) * sizeof *sets);
+        uint64_t *in = qcj_vec_reserve(&o->tmp[1], (o->len + 1) * sizeof *in);
+        uint64_t *bo = qcj_vec_reserve(&o->tmp[2], (o->len + 1) * sizeof *bo);
+        if (!sets || !in || !bo) {
+            o->failed = 1;
+            return;
+        }
+        sets[o->len] = 0;
+        in[o->len] = bo[o->len] = 0;
+        o->len++;
+        return;
+    }
+    uint32_t cols[32], dl[32], dr[32], todo[32], sq[32];
+    uint64_t inner[32], border[32];
+    uint64_t nodes = 0;
+    int d = 0;
+    const int last = r1 - r0 - 1;
+    cols[0] = dl[0] = dr[0] = sq[0] = 0;
+    inner[0] = border[0] = 0;
+    todo[0] = allowed;
+    while (d >= 0 && !o->failed) {
+        uint32_t t = todo[d];
+        if (t == 0) {
+            d--;
+            continue;
+        }
+        if (d == last) {
+            todo[d] = 0;
+            nodes += (uint64_t)__builtin_popcount(t);
+            emit_row(o, g, r0 + d, squeezed_of, t, sq[d], inner[d], border[d]);
+            d--;
+            continue;
+        }
+        /* [stop check] before each subtree of the top two rows: a band
+         * of a large board (N >= 26) takes seconds to walk */
+        if (d < 2 && o->stop && __atomic_load_n(o->stop, __ATOMIC_RELAXED)) {
+            o->stopped = 1;
+            break;
+        }
+        const uint32_t bit = t & -t;
+        const int c = __builtin_ctz(t);
+        todo[d] = t & (t - 1);
+        nodes++;
+        cols[d + 1] = cols[d] | bit;
+        dl[d + 1] = (dl[d] | bit) << 1;
+        dr[d + 1] = (dr[d] | bit) >> 1;
+        sq[d + 1] = sq[d] | squeezed_of[c];
+        inner[d + 1] = inner[d] | g->inner_sig[r0 + d][c];
+        border[d + 1] = border[d] | g->cell_sig[r0 + d][c];
+        d++;
+        todo[d] = allowed & ~(cols[d] | dl[d] | dr[d]);
+    }
+    *placed += nodes;
+}
+
+/* Enumerates the band of rows [r0, r1) and sorts it by rank into b. */
+static int band_build(const qcj_geometry *g, const qcj_rank *r, int r0, int r1, uint32_t allowed,
+                      const uint32_t *squeezed_of, int t, qcj_band *b, qcj_vec tmp[3],
+                      const int *stop, uint64_t *placed)
+{
+    const int rows = r1 - r0;
+    b->rows = rows;
+    if (rows > 16 || t > 32 || r->binom[t][rows] >= QCJ_RANKS_MAX)
+        return QC_ENOMEM;
+    const uint32_t ranks = r->binom[t][rows];
+    band_out o = {tmp, 0, 0, 0, stop};
+    band_walk(&o, g, r0, r1, allowed, squeezed_of, placed);
+    if (o.stopped)
+        return QC_ESTOP;
+    if (o.failed || o.len >= UINT32_MAX)
+        return QC_ENOMEM;
+    const size_t len = o.len;
+    uint32_t *sets = tmp[0].p;
+    const uint64_t *in = tmp[1].p, *bo = tmp[2].p;
+    b->offsets = qcj_vec_reserve(&b->mem_offsets, ((size_t)ranks + 1) * sizeof *b->offsets);
+    b->inner = qcj_vec_reserve(&b->mem_inner, (len ? len : 1) * sizeof *b->inner);
+    b->border = qcj_vec_reserve(&b->mem_border, (len ? len : 1) * sizeof *b->border);
+    if (!b->offsets || !b->inner || !b->border)
+        return QC_ENOMEM;
+    /* counting sort by rank: count, prefix sums, place (offsets[k+1] is
+     * the fill pointer of rank k during the placing pass) */
+    memset(b->offsets, 0, ((size_t)ranks + 1) * sizeof *b->offsets);
+    for (size_t i = 0; i < len; i++) {
+        sets[i] = qcj_rank_of(r, sets[i]);
+        b->offsets[sets[i] + 1]++;
+    }
+    for (uint32_t k = 1; k < ranks; k++)
+        b->offsets[k + 1] += b->offsets[k];
+    for (uint32_t k = ranks; k > 0; k--)
+        b->offsets[k] = b->offsets[k - 1];
+    b->offsets[0] = 0;
+    for (size_t i = 0; i < len; i++) {
+        uint32_t at = b->offsets[sets[i] + 1]++;
+        b->inner[at] = in[i];
+        b->border[at] = bo[i];
+    }
+    return QC_OK;
+}
+
+int qcj_side_build(const qcj_geometry *g, const qcj_rank *r, int bottom, uint32_t pattern,
+                   qcj_side *s, qcj_vec tmp[3], const int *stop, uint64_t *placed)
+{
+    const int n = g->n, m = qcj_block_cols(g);
+    const uint32_t allowed = (qck_full_mask(n) & ~qcj_block(g)) | pattern;
+    s->pattern = pattern;
+    s->t = n - m + __builtin_popcount(pattern);
+    /* [squeezed columns] the squeezed bit of each column */
+    uint32_t squeezed_of[32];
+    for (int c = 0; c < 32; c++)
+        squeezed_of[c] = c < n && (allowed >> c & 1u) ? qcj_squeeze(g, pattern, 1u << c) : 0;
+    const int r0 = bottom ? g->b0 : 0, split = g->split[bottom], r1 = bottom ? n : g->h;
+    int rc = band_build(g, r, r0, split, allowed, squeezed_of, s->t, &s->band[0], tmp, stop, placed);
+    if (rc != QC_OK)
+        return rc;
+    return band_build(g, r, split, r1, allowed, squeezed_of, s->t, &s->band[1], tmp, stop, placed);
+}
+
+void qcj_side_free(qcj_side *s)
+{
+    for (int i = 0; i < 2; i++) {
+        qcj_vec_free(&s->band[i].mem_offsets);
+        qcj_vec_free(&s->band[i].mem_inner);
+        qcj_vec_free(&s->band[i].mem_border);
+        memset(&s->band[i], 0, sizeof s->band[i]);
+    }
+}

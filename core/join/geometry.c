@@ -1,0 +1,136 @@
+/*
+ * geometry.c — the join engine's board geometry (geometry.h): border and
+ * inner signatures of every square, squeezed columns, colex rank tables.
+ */
+#include <string.h>
+
+#if defined(__BMI2__)
+#include <immintrin.h>
+#endif
+
+#include "geometry.h"
+
+/* Border diagonal slot s (W per direction): s < W is the anti-diagonal
+ * r+c = h+s, the rest the diagonal r-c+n-1 = h+(s-W).  The number of
+ * cells of rows [r0,r1) on slot s. */
+static int slot_cells(const qcj_geometry *g, int slots, int s, int r0, int r1)
+{
+    const int n = g->n, w = slots / 2;
+    int cells = 0;
+    for (int r = r0; r < r1; r++) {
+        int c = s < w ? g->h + s - r : r + n - 1 - (g->h + s - w);
+        cells += c >= 0 && c < n;
+    }
+    return cells;
+}
+
+void qcj_geometry_init(qcj_geometry *g, int n, int unit_cols, int key_bits, int force_wide)
+{
+    memset(g, 0, sizeof *g);
+    g->n = n;
+    g->h = n / 2;
+    g->b0 = n - g->h;
+    g->unit_lo = (n - unit_cols) / 2;
+    g->unit_hi = g->unit_lo + unit_cols;
+    const int w = n - 1 + n % 2;               /* border diagonals per direction */
+    const int slots = w > 0 ? 2 * w : 0;
+    if (key_bits > slots)
+        key_bits = slots;
+    g->key_bits = key_bits;
+    g->wide = force_wide || slots - key_bits > 32;
+    g->key_shift = g->wide ? (key_bits ? 64 - key_bits : 63) : 32;   /* k=0: shift < 64 */
+
+    /* Key slots: the k slots with the most (top cells) x (bottom cells),
+     * the ones a random pair of halves most likely both use; ties go to
+     * the lower slot.  The others take signature bits 0, 1, ... in order. */
+    int pos[64], taken[64] = {0};
+    for (int j = 0; j < key_bits; j++) {
+        int best = -1, best_score = -1;
+        for (int s = 0; s < slots; s++) {
+            int score = slot_cells(g, slots, s, 0, g->h) * slot_cells(g, slots, s, g->b0, n);
+            if (!taken[s] && score > best_score) {
+                best = s;
+                best_score = score;
+            }
+        }
+        taken[best] = 1;
+        pos[best] = g->key_shift + j;
+    }
+    for (int s = 0, next = 0; s < slots; s++)
+        if (!taken[s])
+            pos[s] = next++;
+
+    /* The bands of each half (geometry.h): the outer band has h/2 rows. */
+    g->band_rows = g->h / 2;
+    g->split[0] = g->band_rows;
+    g->split[1] = g->b0 + g->h - g->band_rows;
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < n; c++) {
+            const int rs = r < g->h ? g->split[0] : g->split[1];
+            const int v = r + c - rs, d = r - c + n - 1 - rs;
+            uint64_t inner = 0;
+            if (r < g->h || r >= g->b0) {           /* not odd N's middle row */
+                if (v >= 0 && v <= n - 2)
+                    inner |= 1ull << v;
+                if (d >= 0 && d <= n - 2)
+                    inner |= 1ull << (n - 1 + d);
+            }
+            g->inner_sig[r][c] = inner;
+        }
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < n; c++) {
+            uint64_t sig = 0;
+            int a = r + c - g->h;               /* anti-diagonal slot       */
+            int d = r - c + n - 1 - g->h;       /* diagonal slot, less w    */
+            if (a >= 0 && a < w)
+                sig |= 1ull << pos[a];
+            if (d >= 0 && d < w)
+                sig |= 1ull << pos[w + d];
+            g->cell_sig[r][c] = sig;
+        }
+}
+
+/* The bits of x at mask's set bits, packed (PEXT). */
+static inline uint32_t extract(uint32_t x, uint32_t mask)
+{
+#if defined(__BMI2__)
+    return _pext_u32(x, mask);
+#else
+    uint32_t r = 0;
+    for (uint32_t bit = 1; mask; mask &= mask - 1, bit <<= 1)
+        if (x & mask & -mask)
+            r |= bit;
+    return r;
+#endif
+}
+
+uint32_t qcj_squeeze(const qcj_geometry *g, uint32_t pattern, uint32_t cols)
+{
+    const uint32_t block = qcj_block(g);
+    return qcj_colkey(g, cols & ~block) | extract(cols & block, pattern) << (g->n - qcj_block_cols(g));
+}
+
+void qcj_rank_init(qcj_rank *r)
+{
+    memset(r, 0, sizeof *r);
+    for (int a = 0; a <= 32; a++) {
+        r->binom[a][0] = 1;
+        for (int b = 1; b <= 16 && b <= a; b++)
+            r->binom[a][b] = r->binom[a - 1][b - 1] + (b <= a - 1 ? r->binom[a - 1][b] : 0);
+    }
+    /* [rank by bytes] chunk[i][j][v]: the part of the rank that byte i of a
+     * set contributes when it holds v and j columns lie below it */
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j <= 16; j++)
+            for (int v = 0; v < 256; v++) {
+                uint32_t sum = 0;
+                int index = j;
+                for (int b = 0; b < 8; b++)
+                    if (v >> b & 1) {
+                        index++;
+                        if (index <= 16)
+                            sum += r->binom[8 * i + b][index];
+                    }
+                r->chunk[i][j][v] = sum;
+            }
+}

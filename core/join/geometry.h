@@ -1,0 +1,114 @@
+/*
+ * geometry.h — the join engine's board geometry: the split of the board
+ * into halves and bands, the border signatures of every square, and the
+ * column keys, squeezed columns and colex ranks the band lists are
+ * indexed by.
+ *
+ * A solution is a top half (rows 0..h-1, h = N/2 rounded down), on odd N a
+ * middle row h, and a bottom half (rows b0..N-1, b0 = N-h, so both halves
+ * have h rows), each half a partial placement without conflicts inside it,
+ * such that (1) the column sets of the halves (and the middle queen) are
+ * complementary and (2) no diagonal is used twice.  Queens of different
+ * parts can share only the "border diagonals": the anti-diagonals r+c and
+ * the diagonals r-c+N-1 numbered h..h+W-1, W = N-1 on even N (those that
+ * reach both halves) and W = N on odd N (all those through row h).  Each
+ * border diagonal gets one bit of a 64-bit signature, so condition (2) is
+ * `(top_sig & bottom_sig) == 0`, and on odd N also no overlap with the
+ * middle queen's signature cell_sig[h][c].
+ *
+ * Each half is itself built from two bands of rows, its "first" (upper)
+ * and "second" (lower) band: top rows [0, split[0]) and [split[0], h),
+ * bottom rows [b0, split[1]) and [split[1], n).  The outer band of each
+ * half has band_rows = h/2 rows (the top's first, the bottom's second), so
+ * the bottom's bands are the top's turned over.  Queens of the two bands of
+ * one half can share only the diagonals crossing the split: anti-diagonals
+ * and diagonals numbered split..split+n-2, n-1 each; inner_sig gives them
+ * bits 0..n-2 and n-1..2n-3, so two band placements fit together exactly
+ * when their columns differ and (inner & inner) == 0.
+ */
+#ifndef QCJ_GEOMETRY_H
+#define QCJ_GEOMETRY_H
+
+#include <stdint.h>
+
+#include "kernel/kernel.h"   /* qck_full_mask */
+
+typedef struct qcj_geometry {
+    int n;            /* board size                                        */
+    int h;            /* rows in each half: top 0..h-1, bottom b0..n-1     */
+    int b0;           /* first bottom row, n-h (h+1 past a middle row)      */
+    int unit_lo;      /* unit columns M = [unit_lo, unit_hi): a unit fixes */
+    int unit_hi;      /*   which of them the top half uses (its pattern)   */
+    int key_bits;     /* k: border diagonals sorted into groups, not ANDed */
+    int key_shift;    /* signature bit of the first group-key diagonal     */
+    int wide;         /* 1: the ANDed part needs 64 bits, 0: it fits in 32 */
+    int band_rows;    /* rows of each half's outer band, h/2               */
+    int split[2];     /* first row of the second band: top, bottom         */
+    uint64_t cell_sig[32][32];   /* [row][col]: the border diagonals of a queen */
+    uint64_t inner_sig[32][32];  /* [row][col]: its diagonals crossing its half's split */
+} qcj_geometry;
+
+/* Fills g for board size n (1..32) with unit block width unit_cols (n's
+ * parity) and key_bits group-key diagonals; with force_wide the ANDed part
+ * takes 64-bit lanes even where 32 bits would do (so that small boards test
+ * the path large ones take). */
+void qcj_geometry_init(qcj_geometry *g, int n, int unit_cols, int key_bits, int force_wide);
+
+/* The unit block M as a column mask, and its width m. */
+static inline int qcj_block_cols(const qcj_geometry *g)
+{
+    return g->unit_hi - g->unit_lo;
+}
+
+static inline uint32_t qcj_block(const qcj_geometry *g)
+{
+    return qck_full_mask(qcj_block_cols(g)) << g->unit_lo;
+}
+
+/* The column key: the columns outside M, squeezed together (bits below
+ * unit_lo stay, bits from unit_hi on move down to unit_lo). */
+static inline uint32_t qcj_colkey(const qcj_geometry *g, uint32_t cols)
+{
+    uint32_t low = cols & ((1u << g->unit_lo) - 1u);
+    uint32_t high = g->unit_hi >= 32 ? 0 : cols >> g->unit_hi;
+    return low | high << g->unit_lo;
+}
+
+/* The inverse: the column set outside M that a column key stands for. */
+static inline uint32_t qcj_colkey_expand(const qcj_geometry *g, uint32_t key)
+{
+    uint32_t low = key & ((1u << g->unit_lo) - 1u);
+    uint32_t high = (uint32_t)((uint64_t)(key >> g->unit_lo) << g->unit_hi);
+    return low | high;
+}
+
+/* [squeezed columns] Column sets are handled "squeezed" to the columns a
+ * side may use: a unit side (top with pattern q, or bottom with M\q) may
+ * use the columns outside M and its pattern's, t = n-m+|pattern| of them;
+ * squeezed bit i < n-m is column-key bit i, bit n-m+j the pattern's j-th
+ * column. */
+uint32_t qcj_squeeze(const qcj_geometry *g, uint32_t pattern, uint32_t cols);
+
+/* [rank by bytes] Colex ranks of column sets of one size inside 32
+ * squeezed columns, by table: rank(x) = sum over x's columns p_0 < p_1 <
+ * ... of C(p_i, i+1), so the sets of size r of t columns number
+ * 0..C(t,r)-1.  The rank of a set is four table lookups. */
+typedef struct qcj_rank {
+    uint32_t binom[33][17];          /* C(a, b) for b <= 16 */
+    uint32_t chunk[4][17][256];      /* [byte][columns below it][byte value] */
+} qcj_rank;
+
+void qcj_rank_init(qcj_rank *r);
+
+static inline uint32_t qcj_rank_of(const qcj_rank *r, uint32_t x)
+{
+    uint32_t v = r->chunk[0][0][x & 255u];
+    int below = __builtin_popcount(x & 255u);
+    v += r->chunk[1][below][(x >> 8) & 255u];
+    below += __builtin_popcount((x >> 8) & 255u);
+    v += r->chunk[2][below][(x >> 16) & 255u];
+    below += __builtin_popcount((x >> 16) & 255u);
+    return v + r->chunk[3][below][x >> 24];
+}
+
+#endif

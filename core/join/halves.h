@@ -1,0 +1,37 @@
+/*
+ * halves.h — the halves of one column set, joined from a side's band
+ * placements (bands.h): every conflict-free way to put one queen in each
+ * row of a half using exactly those columns, as border signatures.
+ */
+#ifndef QCJ_HALVES_H
+#define QCJ_HALVES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bands.h"
+#include "geometry.h"
+#include "vec.h"
+
+/* The splits of a half's h squeezed columns between its bands: every set
+ * of `first_rows` of h bits, in increasing order (first_rows <= h <= 16). */
+typedef struct qcj_splits {
+    uint32_t *subset;
+    size_t count;
+} qcj_splits;
+
+/* Returns QC_OK or QC_ENOMEM (sp then empty, safe to free). */
+int qcj_splits_init(qcj_splits *sp, int h, int first_rows);
+void qcj_splits_free(qcj_splits *sp);
+
+/* Writes to out the border signature of every half of side s whose
+ * squeezed column set is `set` (h columns) and that uses none of the border
+ * diagonals in `avoid` (odd N: the middle queen's), and their number to
+ * *len: each pair of band placements, first band on a subset of `set` (sp)
+ * and second band on the rest, that shares no crossing diagonal.  Adds the
+ * pairs of band placements tested to *tested.  Returns QC_OK, or QC_ENOMEM
+ * (*len then undefined). */
+int qcj_halves_of(const qcj_rank *r, const qcj_splits *sp, const qcj_side *s, uint32_t set,
+                  uint64_t avoid, qcj_vec *out, size_t *len, uint64_t *tested);
+
+#endif

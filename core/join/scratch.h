@@ -1,0 +1,36 @@
+/*
+ * scratch.h — the join engine's working memory: one unit's buffers (a
+ * scratch set), and the pool that hands them from unit to unit.
+ */
+#ifndef QCJ_SCRATCH_H
+#define QCJ_SCRATCH_H
+
+#include "bands.h"
+#include "vec.h"
+
+/* One unit's working memory: [0] top side, [1] bottom side. */
+typedef struct qcj_scratch {
+    qcj_side side[2];
+    qcj_vec band_tmp[3];      /* band placements before sorting          */
+    qcj_vec raw[2];           /* halves of one column set, before grouping */
+    qcj_vec low[2];           /* ... grouped: their ANDed parts            */
+    qcj_vec off[2];           /* ... and the group offsets                 */
+    qcj_vec spared, spared_off;   /* odd N: the tops sparing the middle queen */
+} qcj_scratch;
+
+/* A pool of scratch sets, safe to use from many threads at once.  A plan
+ * owns one through a pointer: the pool is what changes while the plan
+ * counts, the plan itself is never written (qc_plan_count_unit takes it
+ * const). */
+typedef struct qcj_pool qcj_pool;
+
+/* An empty pool, or NULL when out of memory. */
+qcj_pool *qcj_pool_new(void);
+/* A scratch set from the pool, or a new empty one (NULL: out of memory). */
+qcj_scratch *qcj_pool_take(qcj_pool *pool);
+/* Gives s back (buffers kept for the next unit); s may be NULL. */
+void qcj_pool_give(qcj_pool *pool, qcj_scratch *s);
+/* Frees the pool and every set in it; pool may be NULL. */
+void qcj_pool_free(qcj_pool *pool);
+
+#endif

@@ -1,0 +1,232 @@
+/*
+ * unit.c — counts one unit of the join engine (unit.h): the pairs (top
+ * half, bottom half) of every column set the unit holds.
+ *
+ * Counting unit q (its pattern: the columns the top half uses inside M):
+ *   1. list the placements of the bands the halves are made of: top bands
+ *      on the columns outside M and q's, bottom bands outside M and M\q
+ *      (bands.c);
+ *   2. for each top column set S whose orbit this unit counts (weight > 0,
+ *      orbits.c): build the tops on S and the bottoms on ~S from the bands
+ *      (halves.c) and sort each by group key, the k "key" border diagonals
+ *      most likely used by both halves (a small counting sort);
+ *   3. for each top group g and each bottom group that is a subset of ~g
+ *      (no shared key diagonal: the sieve), count the pairs whose other
+ *      border diagonals are disjoint too (pairs.h, the hot loop).
+ * Only one column set's halves are in memory at a time, so a unit's memory
+ * is its band lists (a few MiB) whatever N.
+ * Odd N: both halves have h rows and the middle row h is left over.  Steps
+ * 2-3 run over (S, middle column c): the tops of S that spare the middle
+ * queen against the bottoms of ~S\{c} that spare it ([middle spared]).
+ * Even N takes the same path with one pass and no middle queen.
+ * Work reported (qc_tally.placements): queens placed in the bands, pairs of
+ * band placements tested, and pairs of halves tested by the hot loop.
+ */
+#include <string.h>
+
+#include "kernel/kernel.h"
+#include "orbits.h"
+#include "pairs.h"
+#include "unit.h"
+
+/* The halves of one column set sorted into groups by their k key
+ * diagonals: off[g]..off[g+1] index group g's ANDed signature parts (low32
+ * when narrow, low64 when wide). */
+typedef struct groups {
+    uint32_t *off;
+    uint32_t *low32;
+    uint64_t *low64;
+} groups;
+
+/* Room in offv and lowv for the groups of len halves, into gr. */
+static int groups_reserve(const qcj_geometry *g, size_t len, qcj_vec *offv, qcj_vec *lowv,
+                          groups *gr)
+{
+    gr->off = qcj_vec_reserve(offv, (((size_t)1 << g->key_bits) + 1) * sizeof *gr->off);
+    void *low = qcj_vec_reserve(lowv, (len ? len : 1) * sizeof(uint64_t));
+    if (!gr->off || !low || len >= UINT32_MAX)
+        return QC_ENOMEM;
+    gr->low32 = g->wide ? NULL : low;
+    gr->low64 = g->wide ? low : NULL;
+    return QC_OK;
+}
+
+/* Counting sort of the len signatures in raw by group key into gr, using
+ * the side's vectors.  Returns QC_OK or QC_ENOMEM. */
+static int group_halves(const qcj_geometry *g, const uint64_t *raw, size_t len, qcj_vec *offv,
+                        qcj_vec *lowv, groups *gr)
+{
+    const size_t count = (size_t)1 << g->key_bits;
+    const uint64_t kmask = count - 1;
+    if (groups_reserve(g, len, offv, lowv, gr) != QC_OK)
+        return QC_ENOMEM;
+    uint32_t *off = gr->off;
+    memset(off, 0, (count + 1) * sizeof *off);
+    for (size_t i = 0; i < len; i++)
+        off[((raw[i] >> g->key_shift) & kmask) + 1]++;
+    for (size_t i = 1; i < count; i++)
+        off[i + 1] += off[i];
+    /* place: off[key] (key's start) is its fill pointer */
+    if (g->wide) {
+        const uint64_t keep = ~(kmask << g->key_shift);
+        for (size_t i = 0; i < len; i++)
+            gr->low64[off[((raw[i] >> g->key_shift) & kmask)]++] = raw[i] & keep;
+    } else {
+        for (size_t i = 0; i < len; i++)
+            gr->low32[off[((raw[i] >> g->key_shift) & kmask)]++] = (uint32_t)raw[i];
+    }
+    /* each fill pointer ended at its group's end, the next one's start */
+    for (size_t i = count; i > 0; i--)
+        off[i] = off[i - 1];
+    off[0] = 0;
+    return QC_OK;
+}
+
+/* Pairs (top, bottom) of one column set (pair) with no shared diagonal:
+ * the sieve over key groups and the hot loop (pairs.h). */
+static uint64_t join_groups(const qcj_geometry *g, const groups *top, const groups *bottom,
+                            uint32_t extra, uint64_t *tested)
+{
+    return g->wide ? qcj_pairs_groups64(top->off, top->low64, bottom->off, bottom->low64,
+                                        g->key_bits, extra, tested)
+                   : qcj_pairs_groups32(top->off, top->low32, bottom->off, bottom->low32,
+                                        g->key_bits, extra, tested);
+}
+
+/* Odd N, [middle spared]: copies the tops that spare the middle queen's
+ * diagonals (signature mid) into dst; the bottoms are built sparing them
+ * too (qcj_halves_of's avoid), so the hot loop need not test the middle
+ * queen at all.  A top group sharing a key diagonal with it is dropped
+ * whole. */
+static void spare_middle(const qcj_geometry *g, const groups *src, uint64_t mid, groups *dst)
+{
+    const uint32_t count = 1u << g->key_bits;
+    const uint32_t mid_key = (uint32_t)(mid >> g->key_shift) & (count - 1);
+    const uint64_t mid_low = mid & ~((uint64_t)(count - 1) << g->key_shift);
+    const uint32_t mid32 = (uint32_t)mid_low;
+    uint32_t at = 0;
+    for (uint32_t grp = 0; grp < count; grp++) {
+        dst->off[grp] = at;
+        if (grp & mid_key)
+            continue;
+        if (g->wide) {
+            for (size_t i = src->off[grp]; i < src->off[grp + 1]; i++) {
+                uint64_t t = src->low64[i];
+                dst->low64[at] = t;
+                at += (t & mid_low) == 0;      /* kept unless it attacks */
+            }
+        } else {
+            for (size_t i = src->off[grp]; i < src->off[grp + 1]; i++) {
+                uint32_t t = src->low32[i];
+                dst->low32[at] = t;
+                at += (t & mid32) == 0;
+            }
+        }
+    }
+    dst->off[count] = at;
+}
+
+/* One unit while it walks its column sets. */
+typedef struct unit_walk {
+    const qcj_plan *p;
+    qcj_scratch *sc;
+    uint32_t q, rest;     /* the top's and the bottom's columns inside M */
+    uint64_t tested;      /* pairs of band placements and of halves tested */
+    qc_u128 total;
+} unit_walk;
+
+/* The tops on top column set s, grouped into *tops; on odd N also room
+ * for the tops sparing a middle queen, *spared.  *none when there are no
+ * tops. */
+static int make_tops(unit_walk *w, uint32_t s, groups *tops, groups *spared, int *none)
+{
+    const qcj_geometry *g = &w->p->geo;
+    qcj_scratch *sc = w->sc;
+    size_t nt;
+    int rc = qcj_halves_of(&w->p->rank, &w->p->splits[0], &sc->side[0], qcj_squeeze(g, w->q, s), 0,
+                           &sc->raw[0], &nt, &w->tested);
+    *none = rc == QC_OK && nt == 0;
+    if (rc != QC_OK || nt == 0)
+        return rc;
+    rc = group_halves(g, sc->raw[0].p, nt, &sc->off[0], &sc->low[0], tops);
+    if (rc == QC_OK && g->n % 2)
+        rc = groups_reserve(g, nt, &sc->spared_off, &sc->spared, spared);
+    return rc;
+}
+
+/* Adds the solutions whose top half uses column set s, times their
+ * weights, to w->total: on odd N one pass per free column c of the middle
+ * queen, on even N one pass with none. */
+static int count_set(unit_walk *w, uint32_t s)
+{
+    const qcj_plan *p = w->p;
+    const qcj_geometry *g = &p->geo;
+    qcj_scratch *sc = w->sc;
+    const int n = g->n, odd = n & 1;
+    const uint32_t free_cols = qck_full_mask(n) & ~s;
+    groups tops, spared = {0}, bottoms;
+    int tops_made = 0;
+    for (uint32_t mids = odd ? free_cols : 1u; mids; mids &= mids - 1) {
+        const int c = odd ? __builtin_ctz(mids) : -1;
+        const int weight = odd ? qcj_triple_weight(s, c, p->block, n)
+                               : qcj_set_weight(s, w->q, p->block, n, p->flip);
+        if (weight == 0)
+            continue;
+        if (!tops_made) {                   /* the tops of s, once */
+            int none;
+            tops_made = 1;
+            int rc = make_tops(w, s, &tops, &spared, &none);
+            if (rc != QC_OK || none)
+                return rc;
+        }
+        const uint64_t mid = odd ? g->cell_sig[g->h][c] : 0;
+        const uint32_t bset = odd ? free_cols & ~(1u << c) : free_cols;
+        size_t nb;
+        int rc = qcj_halves_of(&p->rank, &p->splits[1], &sc->side[1], qcj_squeeze(g, w->rest, bset),
+                               mid, &sc->raw[1], &nb, &w->tested);
+        if (rc != QC_OK)
+            return rc;
+        if (nb == 0)
+            continue;
+        const groups *t = &tops;
+        if (odd) {
+            spare_middle(g, &tops, mid, &spared);
+            if (spared.off[(size_t)1 << g->key_bits] == 0)
+                continue;
+            t = &spared;
+        }
+        if (group_halves(g, sc->raw[1].p, nb, &sc->off[1], &sc->low[1], &bottoms) != QC_OK)
+            return QC_ENOMEM;
+        const uint32_t mid_key = (uint32_t)(mid >> g->key_shift) & ((1u << g->key_bits) - 1u);
+        w->total += (qc_u128)join_groups(g, t, &bottoms, mid_key, &w->tested) * (unsigned)weight;
+    }
+    return QC_OK;
+}
+
+int qcj_count_unit(const qcj_plan *p, size_t unit, qcj_scratch *sc, qc_tally *out)
+{
+    const qcj_geometry *g = &p->geo;
+    const int n = g->n, m = qcj_block_cols(g);
+    const int *stop = qck_stop_flag;
+    unit_walk w = {.p = p, .sc = sc, .q = p->patterns[unit]};
+    w.rest = p->block & ~w.q;
+    uint64_t placed = 0;
+
+    int rc = qcj_side_build(g, &p->rank, 0, w.q, &sc->side[0], sc->band_tmp, stop, &placed);
+    if (rc == QC_OK)
+        rc = qcj_side_build(g, &p->rank, 1, w.rest, &sc->side[1], sc->band_tmp, stop, &placed);
+    const int top_free = g->h - __builtin_popcount(w.q);   /* top columns outside M */
+    if (rc == QC_OK && top_free >= 0 && top_free <= n - m)
+        for (uint32_t tk = 0; rc == QC_OK && tk <= qck_full_mask(n - m); tk++) {
+            if (__builtin_popcount(tk) != top_free)
+                continue;
+            if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED))
+                return QC_ESTOP;            /* [stop check] once per set */
+            rc = count_set(&w, w.q | qcj_colkey_expand(g, tk));
+        }
+    if (rc != QC_OK)
+        return rc;
+    out->solutions = w.total;
+    out->placements = placed + w.tested;
+    return QC_OK;
+}

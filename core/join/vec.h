@@ -1,0 +1,23 @@
+/*
+ * vec.h — the join engine's growable array: a buffer that only grows and
+ * keeps its contents, reused from column set to column set and from unit
+ * to unit (scratch.h), so a unit's working memory settles at its peak.
+ */
+#ifndef QCJ_VEC_H
+#define QCJ_VEC_H
+
+#include <stddef.h>
+
+typedef struct qcj_vec {
+    void *p;          /* NULL until the first reserve; owner frees it */
+    size_t bytes;
+} qcj_vec;
+
+/* Makes room for `bytes`, keeping the contents (the capacity at least
+ * doubles); NULL when out of memory, v unchanged. */
+void *qcj_vec_reserve(qcj_vec *v, size_t bytes);
+
+/* Frees the buffer; v is empty again. */
+void qcj_vec_free(qcj_vec *v);
+
+#endif
