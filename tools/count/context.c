@@ -6,6 +6,7 @@
  * file name).
  */
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -94,7 +95,9 @@ void qc_context_version(FILE *out)
 #else
     fprintf(out, "  MPI     no (built without MPI)\n");
 #endif
-    fprintf(out, "  ISA     %s (-march=%s)\n", qc_context_isa(), QC_MARCH);
+    fprintf(out, "  ISA     %s (%s)\n", qc_context_isa(),
+            strcmp(QC_MARCH, "native") == 0 ? "built with -march=native for the building CPU"
+                                            : "built for the compiler's default target");
 #ifdef _OPENMP
     fprintf(out, "  OpenMP  %d\n", _OPENMP);
 #else
