@@ -4,18 +4,17 @@
  */
 #include <stdio.h>
 
-#include "longrun.h"
+#include "context.h"
 #include "modes.h"
+#include "mpi_load.h"
 #include "mpi_run.h"
 #include "options.h"
-#include "report.h"
-#ifdef QC_HAVE_MPI
-#include "qcount_mpi.h"
-#endif
+#include "range.h"
 #ifdef QC_TEST_FAULTS
 #include <stdlib.h>
 
 #include "fault_hook.h"
+#include "known_test.h"
 #endif
 
 static int fail(const char *msg)
@@ -29,10 +28,13 @@ static int fail(const char *msg)
 int main(int argc, char **argv)
 {
 #ifdef QC_TEST_FAULTS
-    /* the tests' qcount_fault only: the K-th unit of this process fails */
+    /* the tests' qcount_fault only: the K-th unit of this process fails;
+     * --check compares with the counts of QCOUNT_TEST_KNOWN */
     const char *fault = getenv("QCOUNT_TEST_FAIL_UNIT");
     if (fault)
         qc_plan_fault_arm(strtoul(fault, NULL, 10));
+    if (qc_known_test_load() != 0)
+        return fail("cannot read QCOUNT_TEST_KNOWN");
 #endif
     qc_options opts;
     char err[256];
@@ -45,33 +47,16 @@ int main(int argc, char **argv)
         return 0;
     }
     if (opts.action == QC_ACTION_VERSION) {
-        printf("qcount %s\n", QC_VERSION);
+        qc_context_version(stdout);
         return 0;
     }
     if (opts.action == QC_ACTION_LIST || opts.action == QC_ACTION_SOLVE || opts.action == QC_ACTION_VERIFY)
         return qc_mode_main(&opts);   /* modes/ */
 
     if (qct_mpi_launcher_rank() >= 0) {
-#ifdef QC_HAVE_MPI
-        return qcount_mpi_main(&opts, &argc, &argv);
-#else
-        return fail("started by an MPI launcher, but this qcount was built without MPI "
-                    "(install libopenmpi-dev and rebuild, or set QCOUNT_MPI=0)");
-#endif
+        if (opts.range)
+            return fail("a range of board sizes is counted by one process: give mpirun one N");
+        return qc_mpi_load_main(&opts, &argc, &argv);   /* count/mpi_load.c */
     }
-
-    qc_plan *plan;
-    int rc = qc_plan_create(&plan, opts.n, opts.engine);
-    if (rc != QC_OK)
-        return fail(rc == QC_ENOMEM ? "out of memory building the work units" : "cannot plan this count");
-    qc_result result;
-    char msg[512];
-    rc = qc_longrun(&opts, plan, &result, msg, sizeof msg);   /* ledger, progress, signals */
-    qc_plan_free(plan);
-    if (rc != 0) {
-        fprintf(stderr, "qcount: %s\n", msg);
-        return rc;
-    }
-
-    return qc_report_result(&opts, &result, NULL, NULL);
+    return qc_range_count(&opts);   /* count/range.c */
 }

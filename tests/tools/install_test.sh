@@ -5,18 +5,24 @@
 # find_package(qcount) and counts; `cpack -G DEB` packs the same files and
 # the unpacked package counts; the man page renders without a warning and,
 # like the bash completion, names every option of `qcount --help`.
+# In a build with MPI, the installed and the packaged program also count
+# under mpirun, loading their MPI module from lib/qcount/.
 # Usage: install_test.sh BUILD_DIR SOURCE_DIR VERSION LIBDIR C_COMPILER
 set -u
 build=$1 src=$2 version=$3 libdir=$4 cc=$5
 . "$(dirname "$0")/test_lib.sh"
 prefix=$tmp/prefix
 major=${version%%.*}
+# the MPI module, in a build with MPI: installed in lib/qcount/, loaded
+# from there by the installed program under mpirun
+module=
+[ -f "$build/lib/qcount/libqcount_mpi.so" ] && module=$libdir/qcount/libqcount_mpi.so
 
 # ---- the install: every expected file, nothing else
 if cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" 2>&1; then ok; else
     bad "cmake --install"; cat "$tmp/install.log"; fi
 files() { (cd "$1" && find . \( -type f -o -type l \) | sed 's|^\./||' | sort); }
-expected=$(sort <<EOF2
+expected=$(sed '/^$/d' <<EOF2 | sort
 bin/qcount
 include/qcount.h
 include/qcount_solutions.h
@@ -29,6 +35,7 @@ $libdir/cmake/qcount/qcountConfig.cmake
 $libdir/cmake/qcount/qcountConfigVersion.cmake
 $libdir/cmake/qcount/qcountTargets.cmake
 $libdir/cmake/qcount/qcountTargets-CONFIG.cmake
+$module
 share/bash-completion/completions/qcount
 share/doc/qcount/LICENSE
 share/man/man1/qcount.1
@@ -52,7 +59,19 @@ inner=$(nm -D --defined-only "$so.$version" | awk '$3 !~ /^qc_/ && $2 != "A" { p
 [ -z "$inner" ] && ok || bad "libqcount.so exports more than qc_*: $inner"
 nm "$prefix/$libdir/libqcount.a" 2>/dev/null | grep -q ' T qc_run$' && ok || bad "libqcount.a lacks qc_run"
 out=$("$prefix/bin/qcount" 12 2>&1) && [ "$out" = 14200 ] && ok || bad "installed qcount 12 -> '$out'"
-out=$("$prefix/bin/qcount" --version 2>&1) && [ "$out" = "qcount $version" ] && ok || bad "--version -> '$out'"
+out=$("$prefix/bin/qcount" --version 2>&1) && [ "$(head -n 1 <<<"$out")" = "qcount $version" ] \
+    && grep -q '^License MIT' <<<"$out" && ok || bad "--version -> '$out'"
+ldd "$prefix/bin/qcount" | grep -q libmpi && bad "the installed qcount links libmpi" || ok
+# under a launcher the installed program finds its module from its own path
+mpirun=$(command -v mpirun)
+run_mpi() {   # run_mpi QCOUNT: 2 ranks count N=12
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 60 \
+        "$mpirun" --oversubscribe -np 2 "$1" -t 1 12 2>"$tmp/mpi.err"
+}
+if [ -n "$module" ] && [ -n "$mpirun" ]; then
+    out=$(run_mpi "$prefix/bin/qcount") && [ "$out" = 14200 ] && ok \
+        || bad "installed qcount under mpirun -> '$out' $(cat "$tmp/mpi.err")"
+fi
 
 # ---- the embedding example against the prefix, both ways: N=12 and its
 # progress lines on stderr
@@ -85,6 +104,10 @@ if [ -n "$deb" ] && dpkg-deb -x "$deb" "$tmp/deb"; then
         [ -L "$prefix/$f" ] || cmp -s "$prefix/$f" "$tmp/deb/usr/$f" || bad "$f differs between the .deb and the install"
     done
     out=$("$tmp/deb/usr/bin/qcount" 12 2>&1) && [ "$out" = 14200 ] && ok || bad "packaged qcount 12 -> '$out'"
+    if [ -n "$module" ] && [ -n "$mpirun" ]; then
+        out=$(run_mpi "$tmp/deb/usr/bin/qcount") && [ "$out" = 14200 ] && ok \
+            || bad "packaged qcount under mpirun -> '$out' $(cat "$tmp/mpi.err")"
+    fi
     dpkg-deb -f "$deb" Depends | grep -q libhwloc && ok || bad "the .deb does not depend on libhwloc"
 else bad "no .deb to unpack in $tmp/pkg"; fi
 

@@ -67,8 +67,10 @@ int qc_mode_option(int code, const char *arg, qc_mode_options *m, char *err, siz
             m->format = QC_FORMAT_COLS;
         else if (strcmp(arg, "board") == 0)
             m->format = QC_FORMAT_BOARD;
+        else if (strcmp(arg, "bfile") == 0)
+            m->format = QC_FORMAT_BFILE;
         else
-            FAIL("unknown format '%s' (expected 'cols' or 'board')", arg);
+            FAIL("unknown format '%s' (expected 'cols' or 'board', or 'bfile' for a count)", arg);
         m->format_given = 1;
         break;
     case QC_MODE_OPT_SVG:
@@ -141,8 +143,13 @@ int qc_mode_finish(int argc, char **argv, int first, int unique, const char *cou
         FAIL("--limit needs --list or --svg");
     if ((m->solve || m->verify) && m->unique)
         FAIL("--unique applies to counting and --list, not to %s", m->solve ? "--solve" : "--verify");
-    if (!m->list && m->format_given)
+    if (m->format == QC_FORMAT_BFILE && (listing || m->solve || m->verify))
+        FAIL("--format=bfile applies to counting, not to %s",
+             listing ? (m->list ? "--list" : "--svg") : m->solve ? "--solve" : "--verify");
+    if (!m->list && m->format_given && m->format != QC_FORMAT_BFILE)
         FAIL("--format needs --list");
+    if (m->list && m->svg_path && strcmp(m->svg_path, "-") == 0)
+        FAIL("--list and --svg=- cannot both write to stdout (give --svg a file)");
     if (!m->svg_path && (m->svg_per_row || m->svg_square || m->svg_colors[0][0]))
         FAIL("%s needs --svg", m->svg_per_row ? "--svg-per-row" : m->svg_square ? "--svg-square" : "--svg-colors");
     if (!m->solve && (m->random || m->seed_given))

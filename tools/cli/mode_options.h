@@ -46,7 +46,9 @@ enum {
  * 4 bytes a row, 24 with --random). */
 #define QC_SOLVE_N_MAX 1000000000L
 
-typedef enum qc_list_format { QC_FORMAT_COLS = 0, QC_FORMAT_BOARD } qc_list_format;
+/* --format: cols and board for --list; bfile for a count (OEIS b-file
+ * lines "N a(N)") */
+typedef enum qc_list_format { QC_FORMAT_COLS = 0, QC_FORMAT_BOARD, QC_FORMAT_BFILE } qc_list_format;
 
 typedef struct qc_mode_options {
     int list, unique, solve, random, verify;

@@ -12,7 +12,9 @@
 
 const char qc_usage_text[] =
     "Usage: qcount [OPTION]... N\n"
-    "Count the solutions of the N-Queens problem on an N x N board (1 <= N <= 32).\n"
+    "  or:  qcount [OPTION]... FIRST-LAST\n"
+    "Count the solutions of the N-Queens problem on an N x N board (1 <= N <= 32),\n"
+    "or on every board of a range, one line 'N total' each.\n"
     "\n"
     "  -t, --threads=K     count on K threads (default: one per core, from hwloc)\n"
     "      --no-bind       do not pin threads to cores\n"
@@ -24,10 +26,15 @@ const char qc_usage_text[] =
     "                      under rotation and reflection (fundamental solutions)\n"
     "  -s, --stats         print placements visited, placements per second,\n"
     "                      seconds, work units and engine on stderr\n"
-    "  -j, --json          print one JSON object instead of the bare total\n"
+    "  -j, --json          print one JSON object a line instead of the bare total\n"
     "                      (with a \"unique\" field when --unique is given)\n"
+    "      --format=bfile  print 'N total' lines, an OEIS b-file (with --unique:\n"
+    "                      of the fundamental counts)\n"
+    "  -c, --check         compare every total (and unique count) with OEIS\n"
+    "                      A000170 (and A002562): exit status 1 at the first\n"
+    "                      that differs; a note for N > 27, which have none\n"
     "      --checkpoint=FILE  record each finished work unit in the ledger FILE;\n"
-    "                      the same command run again resumes from it\n"
+    "                      the same command run again resumes from it (one N)\n"
     "      --progress      show the progress line on stderr even when it is not\n"
     "                      a terminal (by default: only on a terminal)\n"
     "  -q, --quiet         never show the progress line\n"
@@ -67,6 +74,7 @@ static const struct option long_options[] = {
     {"json", no_argument, NULL, 'j'},
     {"unique", no_argument, NULL, 'u'},
     {"stats", no_argument, NULL, 's'},
+    {"check", no_argument, NULL, 'c'},
     {"checkpoint", required_argument, NULL, OPT_CHECKPOINT},
     {"progress", no_argument, NULL, OPT_PROGRESS},
     {"quiet", no_argument, NULL, 'q'},
@@ -133,6 +141,9 @@ static int take_option(int c, char **argv, qc_options *opts, char *err, size_t e
     case 's':
         opts->stats = 1;
         break;
+    case 'c':
+        opts->check = 1;
+        break;
     case OPT_CHECKPOINT:
         if (*optarg == '\0')
             FAIL("empty checkpoint file name (--checkpoint needs a FILE)");
@@ -167,10 +178,33 @@ static int take_option(int c, char **argv, qc_options *opts, char *err, size_t e
 static const char *count_only_option(const qc_options *opts)
 {
     return opts->threads ? "--threads" : opts->json ? "--json" : !opts->bind ? "--no-bind"
-           : opts->engine_given ? "--engine" : NULL;
+           : opts->engine_given ? "--engine" : opts->check ? "--check" : NULL;
 }
 
-/* The board size N, the one word left at argv[first]. */
+/* One board size, word[0..len): 0, or -1 with a message saying which way
+ * it is wrong (not a number, or out of range). */
+static int parse_board(const char *word, size_t len, int *n, char *err, size_t errlen)
+{
+    char buf[64];
+    if (len >= sizeof buf)
+        len = sizeof buf - 1;   /* too long for a board size anyway */
+    memcpy(buf, word, len);
+    buf[len] = '\0';
+    long v;
+    if (qc_parse_int(buf, QC_N_MIN, QC_N_MAX, &v) != 0) {
+        const char *p = buf;
+        while (*p >= '0' && *p <= '9')
+            p++;
+        if (*buf == '\0' || *p != '\0')
+            FAIL("invalid board size '%s' (expected an integer from %d to %d)", word, QC_N_MIN, QC_N_MAX);
+        FAIL("board size '%s' out of range (expected %d to %d)", word, QC_N_MIN, QC_N_MAX);
+    }
+    *n = (int)v;
+    return 0;
+}
+
+/* The board size N, the one word left at argv[first]: N, or a range
+ * FIRST-LAST of them when counting. */
 static int parse_n(int argc, char **argv, int first, qc_options *opts, char *err, size_t errlen)
 {
     if (first >= argc)
@@ -178,17 +212,21 @@ static int parse_n(int argc, char **argv, int first, qc_options *opts, char *err
     if (argc - first > 1)
         FAIL("unexpected argument '%s' (only one board size N)", argv[first + 1]);
     const char *word = argv[first];
-    long v;
-    if (qc_parse_int(word, QC_N_MIN, QC_N_MAX, &v) != 0) {
-        /* say which way it is wrong: not a number, or out of range */
-        const char *p = word;
-        while (*p >= '0' && *p <= '9')
-            p++;
-        if (*word == '\0' || *p != '\0')
-            FAIL("invalid board size '%s' (expected an integer from %d to %d)", word, QC_N_MIN, QC_N_MAX);
-        FAIL("board size '%s' out of range (expected %d to %d)", word, QC_N_MIN, QC_N_MAX);
+    const char *dash = strchr(word, '-');
+    if (dash && dash != word && opts->action == QC_ACTION_COUNT) {
+        if (parse_board(word, (size_t)(dash - word), &opts->n, err, errlen) != 0
+            || parse_board(dash + 1, strlen(dash + 1), &opts->n_last, err, errlen) != 0)
+            FAIL("invalid range '%s' (expected FIRST-LAST, each from %d to %d)", word, QC_N_MIN, QC_N_MAX);
+        if (opts->n_last < opts->n)
+            FAIL("invalid range '%s' (the first board size is larger than the last)", word);
+        if (opts->checkpoint)
+            FAIL("--checkpoint takes one board size N, not the range '%s'", word);
+        opts->range = 1;
+    } else {
+        if (parse_board(word, strlen(word), &opts->n, err, errlen) != 0)
+            return -1;
+        opts->n_last = opts->n;
     }
-    opts->n = (int)v;
     if (!opts->engine_given)
         opts->engine = qc_engine_default(opts->n);
     return 0;
@@ -202,7 +240,7 @@ static int parse_words(int argc, char **argv, qc_options *opts, char *err, size_
     opterr = 0;       /* our own one-line messages, not getopt's */
     optind = 0;       /* GNU: full re-initialisation, so we can parse twice */
     int c;
-    while ((c = getopt_long(argc, argv, ":t:e:jusqhV", long_options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":t:e:juscqhV", long_options, NULL)) != -1) {
         int rc = take_option(c, argv, opts, err, errlen);
         if (rc != 0)
             return rc > 0 ? 0 : -1;
@@ -216,6 +254,8 @@ static int parse_words(int argc, char **argv, qc_options *opts, char *err, size_
         [QC_MODE_SOLVE] = QC_ACTION_SOLVE, [QC_MODE_VERIFY] = QC_ACTION_VERIFY,
     };
     opts->action = actions[mode];
+    if (opts->json && opts->mode.format == QC_FORMAT_BFILE)
+        FAIL("--json and --format=bfile cannot be used together");
     if (mode == QC_MODE_SOLVE || mode == QC_MODE_VERIFY)   /* the words are taken */
         return 0;
     return parse_n(argc, argv, optind, opts, err, errlen);

@@ -20,7 +20,10 @@ typedef enum qc_action {
 
 typedef struct qc_options {
     qc_action action;
-    int n;
+    int n;                /* the board size, or the first of a range      */
+    int n_last;           /* the range's last N; n when one N was given   */
+    int range;            /* N was given as a range FIRST-LAST            */
+    int check;            /* --check: compare with the known counts       */
     int threads;          /* 0: hwloc's core count */
     int bind;
     int json;

@@ -1,5 +1,5 @@
 # qcount.bash — bash completion for qcount: its options, the engine names,
-# the list formats, and file names where an option takes a file.  Needs
+# the formats, and file names where an option takes a file.  Needs
 # bash alone (not the bash-completion package's helpers).
 _qcount()
 {
@@ -17,7 +17,7 @@ _qcount()
             COMPREPLY=($(compgen -W 'join eightfold halving dlx brute' -- "$cur"))
             return ;;
         --format)
-            COMPREPLY=($(compgen -W 'cols board' -- "$cur"))
+            COMPREPLY=($(compgen -W 'cols board bfile' -- "$cur"))
             return ;;
         --checkpoint | --svg)
             compopt -o filenames 2>/dev/null
@@ -28,7 +28,7 @@ _qcount()
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W '-t --threads= --no-bind -e --engine= -u --unique
-            -s --stats -j --json --checkpoint= --progress -q --quiet --list
+            -s --stats -j --json -c --check --checkpoint= --progress -q --quiet --list
             --limit= --format= --svg= --svg-per-row= --svg-square= --svg-colors=
             --solve --random --seed= --verify -h --help -V --version' -- "$cur"))
         [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null

@@ -100,8 +100,9 @@ static int end_together(const qc_options *opts, qc_longrun_ctx *ctx, qct_mpi_res
             status = 2;
         }
         print_report(result);
-        if (qc_report_result(opts, &result->total, json_ranks, result) != 0)
-            status = 2;
+        int reported = qc_report_result(opts, &result->total, json_ranks, result);
+        if (reported != 0)
+            status = reported;   /* 1: --check found a difference */
     }
     qct_mpi_result_free(result);
     qct_mpi_finalize();

@@ -1,6 +1,7 @@
 /*
  * qcount_mpi.h — the program's MPI side (qcount_mpi.c), built when
- * CMake finds MPI (QC_HAVE_MPI).
+ * CMake finds MPI into the module libqcount_mpi.so, whose entry
+ * count/mpi_load.c looks up by this name.
  */
 #ifndef QC_QCOUNT_MPI_H
 #define QC_QCOUNT_MPI_H

@@ -5,8 +5,11 @@
  * the count (N=20: 9.5 M placements against ~10^10), so the statistics
  * stay the engine's own.
  */
+#include <string.h>
 #include <sys/resource.h>
 
+#include "context.h"
+#include "known_counts.h"
 #include "report.h"
 
 /* The rate of this run: placements resumed from a ledger took no time. */
@@ -15,38 +18,108 @@ static double run_rate(const qc_result *r)
     return r->seconds > 0 ? (double)(r->placements - r->placements_resumed) / r->seconds : 0.0;
 }
 
+/* CPU seconds (user and system, every thread) this process spent since the
+ * previous call, or since it started. */
+static double cpu_seconds_since_last(void)
+{
+    static double last;
+    struct rusage u;
+    if (getrusage(RUSAGE_SELF, &u) != 0)
+        return 0.0;
+    double now = (double)u.ru_utime.tv_sec + u.ru_utime.tv_usec * 1e-6
+                 + (double)u.ru_stime.tv_sec + u.ru_stime.tv_usec * 1e-6;
+    double spent = now - last;
+    last = now;
+    return spent;
+}
+
+/* The width of a column of counts up to N=last: the published count's, or
+ * room for any count of a board up to 32 when there is none. */
+static int column_width(int last, int unique)
+{
+    int w = qc_known_digits(last, unique);
+    return w > 0 ? w : 24;
+}
+
+/* One line of a range: "N total [unique]", right-aligned to the range's
+ * last N; with --format=bfile, "N a(N)" (A000170, or A002562 with -u). */
+static void print_line(const qc_options *o, const char *total, const char *unique)
+{
+    if (o->mode.format == QC_FORMAT_BFILE) {
+        printf("%d %s\n", o->n, o->unique ? unique : total);
+        return;
+    }
+    int nw = o->n_last >= 10 ? 2 : 1;
+    printf("%*d %*s", nw, o->n, column_width(o->n_last, 0), total);
+    if (o->unique)
+        printf(" %*s", column_width(o->n_last, 1), unique);
+    putchar('\n');
+}
+
+static void print_json(const qc_options *o, const qc_result *r, const char *total,
+                       const char *unique, const char *check,
+                       void (*json_extra)(FILE *out, void *ctx), void *ctx)
+{
+    char placements[48];
+    qc_u128_format(r->placements, placements);
+    printf("{\"n\": %d, \"total\": %s, ", o->n, total);
+    if (o->unique)
+        printf("\"unique\": %s, ", unique);
+    if (check)
+        printf("\"check\": \"%s\", ", check);
+    struct rusage usage;   /* peak resident memory of this process */
+    long peak_kib = getrusage(RUSAGE_SELF, &usage) == 0 ? usage.ru_maxrss : -1;
+    printf("\"engine\": \"%s\", \"threads\": %d, \"seconds\": %.6f, \"cpu_seconds\": %.6f, "
+           "\"units\": %zu, \"placements\": %s, \"placements_per_second\": %.0f, "
+           "\"peak_rss_kib\": %ld",
+           qc_engine_name(o->engine), r->threads, r->seconds, cpu_seconds_since_last(),
+           r->units, placements, run_rate(r), peak_kib);
+    if (json_extra)
+        json_extra(stdout, ctx);
+    qc_context_json(stdout, o);
+    printf("}\n");
+}
+
+/* --check: 0 when N's counts agree with the published ones or there are
+ * none (said on stderr), 1 when they differ (said on stderr). */
+static int check_counts(const qc_options *o, const qc_result *r, qc_u128 unique, const char **word)
+{
+    char msg[256];
+    qc_known_verdict v = qc_known_compare(o->n, r->total, o->unique ? &unique : NULL, msg, sizeof msg);
+    static const char *const words[] = {
+        [QC_KNOWN_AGREE] = "agree", [QC_KNOWN_DIFFER] = "differs", [QC_KNOWN_NONE] = "unknown"};
+    *word = words[v];
+    if (v != QC_KNOWN_AGREE)
+        fprintf(stderr, "qcount: --check: %s\n", msg);
+    return v == QC_KNOWN_DIFFER;
+}
+
 int qc_report_result(const qc_options *o, const qc_result *r,
                      void (*json_extra)(FILE *out, void *ctx), void *ctx)
 {
-    char total[48], placements[48], unique[48];
+    char total[48], placements[48], unique[48] = "";
     qc_u128_format(r->total, total);
-    qc_u128_format(r->placements, placements);
+    qc_u128 fundamental = 0;
     if (o->unique) {
         qc_u128 r90, r180;
         if (qc_symmetric_counts(o->n, &r90, &r180, NULL) != QC_OK) {
             fprintf(stderr, "qcount: cannot count the symmetric solutions\n");
             return 2;
         }
-        qc_u128_format(qc_fundamental_count(o->n, r->total, r90, r180), unique);
+        fundamental = qc_fundamental_count(o->n, r->total, r90, r180);
+        qc_u128_format(fundamental, unique);
     }
     if (o->stats)
         fprintf(stderr, "qcount: stats: placements %s, placements/s %.0f, seconds %.6f, "
                 "units %zu, engine %s, threads %d\n",
-                placements, run_rate(r), r->seconds, r->units, qc_engine_name(o->engine),
-                r->threads);
+                qc_u128_format(r->placements, placements), run_rate(r), r->seconds, r->units,
+                qc_engine_name(o->engine), r->threads);
+    const char *check = NULL;
+    int status = o->check ? check_counts(o, r, fundamental, &check) : 0;
     if (o->json) {
-        printf("{\"n\": %d, \"total\": %s, ", o->n, total);
-        if (o->unique)
-            printf("\"unique\": %s, ", unique);
-        struct rusage usage;   /* peak resident memory of this process */
-        long peak_kib = getrusage(RUSAGE_SELF, &usage) == 0 ? usage.ru_maxrss : -1;
-        printf("\"engine\": \"%s\", \"threads\": %d, \"seconds\": %.6f, \"units\": %zu, "
-               "\"placements\": %s, \"placements_per_second\": %.0f, \"peak_rss_kib\": %ld",
-               qc_engine_name(o->engine), r->threads, r->seconds, r->units, placements,
-               run_rate(r), peak_kib);
-        if (json_extra)
-            json_extra(stdout, ctx);
-        printf("}\n");
+        print_json(o, r, total, unique, check, json_extra, ctx);
+    } else if (o->range || o->mode.format == QC_FORMAT_BFILE) {
+        print_line(o, total, unique);
     } else {
         puts(total);
         if (o->unique)
@@ -56,5 +129,5 @@ int qc_report_result(const qc_options *o, const qc_result *r,
         fprintf(stderr, "qcount: cannot write the result to stdout\n");
         return 2;
     }
-    return 0;
+    return status;
 }

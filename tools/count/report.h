@@ -1,7 +1,9 @@
 /*
  * report.h — printing a finished count, the same for a plain run and for
  * rank 0 of an MPI job: the bare total (and, with --unique, the fundamental
- * count) on stdout, or one JSON object; --stats on stderr.
+ * count) on stdout; one line "N total [unique]" of a range's table, or
+ * "N a(N)" with --format=bfile; or one JSON object a line; --stats on
+ * stderr; with --check, the comparison with the published counts.
  */
 #ifndef QC_REPORT_H
 #define QC_REPORT_H
@@ -10,10 +12,13 @@
 
 #include "options.h"
 
-/* Prints r as opts asks.  json_extra, when set, appends fields to the JSON
- * object (it prints ", \"key\": value..." to out).  Returns 0, or 2 with a
- * one-line message on stderr when stdout cannot be written or the
- * symmetric counts behind --unique fail. */
+/* Prints r, the count of opts->n, as opts asks.  json_extra, when set,
+ * appends fields to the JSON object (it prints ", \"key\": value..." to
+ * out).  The JSON's cpu_seconds are this process's since the previous
+ * report (or its start).  Returns 0; 1 when --check found a count that
+ * differs from the published one (named on stderr); or 2 with a one-line
+ * message on stderr when stdout cannot be written or the symmetric counts
+ * behind --unique fail. */
 int qc_report_result(const qc_options *opts, const qc_result *r,
                      void (*json_extra)(FILE *out, void *ctx), void *ctx);
 

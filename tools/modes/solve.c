@@ -1,6 +1,7 @@
 /*
  * solve.c — --solve: one solution of a board of any size up to 10^9, by
- * construction, or with --random by local search from a seed.
+ * construction, or with --random by local search from a seed (a new one
+ * each run, said on stderr, unless --seed gives it).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,8 @@ int qcm_solve(const qc_options *opts)
             struct timespec ts;
             clock_gettime(CLOCK_REALTIME, &ts);
             seed = (uint64_t)ts.tv_sec * 1000000007u ^ (uint64_t)ts.tv_nsec ^ (uint64_t)getpid() << 40;
+            fprintf(stderr, "qcount: seed %llu (--seed=%llu repeats this run)\n",
+                    (unsigned long long)seed, (unsigned long long)seed);
         }
         rc = qc_minconflicts(n, seed, cols, NULL);
     } else {

@@ -21,6 +21,7 @@
 struct qc_svg {
     FILE *f;
     const char *path;
+    int to_stdout;          /* path "-": f is a temporary file for stdout */
     int n, per_row, square, gap, caption;
     long size_at;           /* file offset of the size slot */
     uint64_t boards;
@@ -43,7 +44,8 @@ qc_svg *qc_svg_open(const char *path, int n, const qc_svg_style *style, char *er
     const char *light = style->light && *style->light ? style->light : "#f0d9b5";
     const char *dark = style->dark && *style->dark ? style->dark : "#b58863";
     const char *queen = style->queen && *style->queen ? style->queen : "#1a1a1a";
-    s->f = fopen(path, "w");
+    s->to_stdout = strcmp(path, "-") == 0;
+    s->f = s->to_stdout ? tmpfile() : fopen(path, "w");
     if (!s->f) {
         snprintf(err, errlen, "cannot create '%s': %s", path, strerror(errno));
         free(s);
@@ -102,6 +104,18 @@ void qc_svg_board(qc_svg *s, const uint32_t *cols, const char *caption)
                "font-size=\"13\">%s</text>\n</g>\n", side / 2, side + 15, caption);
 }
 
+/* The finished picture of --svg=-, from its temporary file to stdout. */
+static int copy_out(FILE *f)
+{
+    char buf[1 << 16];
+    size_t got;
+    rewind(f);
+    while ((got = fread(buf, 1, sizeof buf, f)) > 0)
+        if (fwrite(buf, 1, got, stdout) != got)
+            return -1;
+    return ferror(f) || fflush(stdout) != 0 ? -1 : 0;
+}
+
 int qc_svg_close(qc_svg *s, char *err, size_t errlen)
 {
     const int side = s->n * s->square;
@@ -124,6 +138,10 @@ int qc_svg_close(qc_svg *s, char *err, size_t errlen)
         rc = -1;
     if (ferror(s->f))
         rc = -1;
+    if (rc == 0 && s->to_stdout && copy_out(s->f) != 0) {
+        s->path = "standard output";
+        rc = -1;
+    }
     if (fclose(s->f) != 0)
         rc = -1;
     if (rc != 0)

@@ -2,7 +2,8 @@
  * svg.h — draws solutions as an SVG grid of chess boards, streamed: boards
  * are written as they come, and the picture's size, known only at the end,
  * is written back into a fixed-width slot of the header.  So the file must
- * be seekable (a regular file).
+ * be seekable (a regular file); the path "-" (standard output) is drawn in
+ * a temporary file first, and copied out when it is finished.
  */
 #ifndef QC_SVG_H
 #define QC_SVG_H
@@ -18,7 +19,8 @@ typedef struct qc_svg_style {
 
 typedef struct qc_svg qc_svg;
 
-/* Creates the file for boards of size n; returns NULL with a message. */
+/* Creates the file for boards of size n ("-": for standard output);
+ * returns NULL with a message. */
 qc_svg *qc_svg_open(const char *path, int n, const qc_svg_style *style, char *err, size_t errlen);
 /* Adds a board (cols 0-based), with a caption and a tooltip. */
 void qc_svg_board(qc_svg *s, const uint32_t *cols, const char *caption);

@@ -1,0 +1,107 @@
+/*
+ * context.c — the context of context.h.  The build's facts arrive as
+ * compile definitions from tools/CMakeLists.txt: QC_MARCH (the -march the
+ * build used), QC_HWLOC_VERSION, QC_MPI_LIBRARY (the MPI library's own
+ * version line, when built with MPI) and QC_MPI_MODULE (the MPI front's
+ * file name).
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "context.h"
+
+#ifndef QC_MARCH
+#define QC_MARCH "default"
+#endif
+#ifndef QC_HWLOC_VERSION
+#define QC_HWLOC_VERSION "unknown"
+#endif
+
+/* [isa level] The x86-64 micro-architecture level the compiler was allowed
+ * to use, from its predefined macros: the engines are built once, for
+ * this level. */
+const char *qc_context_isa(void)
+{
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__) && defined(__AVX512DQ__)
+    return "x86-64-v4";
+#elif defined(__AVX2__) && defined(__BMI2__) && defined(__FMA__)
+    return "x86-64-v3";
+#elif defined(__SSE4_2__) && defined(__POPCNT__)
+    return "x86-64-v2";
+#elif defined(__x86_64__)
+    return "x86-64";
+#elif defined(__aarch64__)
+    return "aarch64";
+#else
+    return "generic";
+#endif
+}
+
+/* A string from the build, quoted for JSON (it holds no quote or
+ * backslash, but a version line may hold anything). */
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++)
+        fputc(*s == '"' || *s == '\\' || (unsigned char)*s < 0x20 ? '?' : *s, out);
+    fputc('"', out);
+}
+
+void qc_context_json(FILE *out, const qc_options *opts)
+{
+    char host[256] = "", date[32] = "";
+    if (gethostname(host, sizeof host - 1) != 0)
+        host[0] = '\0';
+    time_t now = time(NULL);
+    struct tm utc;
+    if (gmtime_r(&now, &utc))
+        strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    fprintf(out, ", \"context\": {\"version\": \"%s\", \"isa\": \"%s\", \"march\": ",
+            QC_VERSION, qc_context_isa());
+    json_string(out, QC_MARCH);
+    fprintf(out, ", \"bind\": %s, \"openmp\": %d, \"hwloc\": ", opts->bind ? "true" : "false",
+#ifdef _OPENMP
+            _OPENMP
+#else
+            0
+#endif
+    );
+    json_string(out, QC_HWLOC_VERSION);
+    fprintf(out, ", \"mpi\": %s, \"host\": ",
+#ifdef QC_MPI_MODULE
+            "true"
+#else
+            "false"
+#endif
+    );
+    json_string(out, host);
+    fprintf(out, ", \"cpus\": %ld, \"date\": \"%s\"}", sysconf(_SC_NPROCESSORS_ONLN), date);
+}
+
+void qc_context_version(FILE *out)
+{
+    fprintf(out,
+            "qcount %s\n"
+            "Copyright (C) 2026 the qcount authors.\n"
+            "License MIT: <https://opensource.org/licenses/MIT>.\n"
+            "This is free software: you are free to change and redistribute it.\n"
+            "There is NO WARRANTY, to the extent permitted by law.\n"
+            "\n"
+            "Features:\n", QC_VERSION);
+#ifdef QC_MPI_MODULE
+    fprintf(out, "  MPI     %s (%s, loaded under mpirun or srun only)\n", QC_MPI_LIBRARY, QC_MPI_MODULE);
+#else
+    fprintf(out, "  MPI     no (built without MPI)\n");
+#endif
+    fprintf(out, "  ISA     %s (%s)\n", qc_context_isa(),
+            strcmp(QC_MARCH, "native") == 0 ? "built with -march=native for the building CPU"
+                                            : "built for the compiler's default target");
+#ifdef _OPENMP
+    fprintf(out, "  OpenMP  %d\n", _OPENMP);
+#else
+    fprintf(out, "  OpenMP  no\n");
+#endif
+    fprintf(out, "  hwloc   %s\n", QC_HWLOC_VERSION);
+}

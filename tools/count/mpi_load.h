@@ -1,0 +1,19 @@
+/*
+ * mpi_load.h — the program's way into its MPI module (libqcount_mpi.so,
+ * count/qcount_mpi.c with threads/mpi/), loaded only when an MPI launcher
+ * started the program, so that a plain count never loads libmpi.
+ */
+#ifndef QC_MPI_LOAD_H
+#define QC_MPI_LOAD_H
+
+#include "options.h"
+
+/* Loads the MPI module from beside the program (the build tree's
+ * lib/qcount/, or the installed lib/qcount/ found from the program's own
+ * path) and runs its qcount_mpi_main: joins the job, counts opts->n across
+ * its ranks, prints on rank 0.  Returns the exit status; 2 with one line
+ * on stderr (rank 0's) when the module is missing, cannot be loaded, or
+ * the build has none. */
+int qc_mpi_load_main(const qc_options *opts, int *argc, char ***argv);
+
+#endif

@@ -1,0 +1,48 @@
+/*
+ * range.c — the counts of range.h.  A range is a loop over single counts:
+ * each N has its own plan, progress line and report, so a range shows
+ * every N's line as soon as it is counted and a stopped range keeps the
+ * lines it printed.  --checkpoint takes one N (options.c refuses a range
+ * with it): a ledger belongs to one plan.
+ */
+#include <stdio.h>
+
+#include "longrun.h"
+#include "range.h"
+#include "report.h"
+
+/* Counts one N; returns the exit status as qc_range_count does. */
+static int count_one(const qc_options *o)
+{
+    qc_plan *plan;
+    int rc = qc_plan_create(&plan, o->n, o->engine);
+    if (rc != QC_OK) {
+        fprintf(stderr, "qcount: %s (N=%d)\n",
+                rc == QC_ENOMEM ? "out of memory building the work units" : "cannot plan this count",
+                o->n);
+        return 2;
+    }
+    qc_result result;
+    char msg[512];
+    rc = qc_longrun(o, plan, &result, msg, sizeof msg);   /* ledger, progress, signals */
+    qc_plan_free(plan);
+    if (rc != 0) {
+        fprintf(stderr, "qcount: %s\n", msg);
+        return rc;
+    }
+    return qc_report_result(o, &result, NULL, NULL);
+}
+
+int qc_range_count(const qc_options *opts)
+{
+    for (int n = opts->n; n <= opts->n_last; n++) {
+        qc_options one = *opts;
+        one.n = n;
+        if (!opts->engine_given)
+            one.engine = qc_engine_default(n);
+        int status = count_one(&one);
+        if (status != 0)
+            return status;
+    }
+    return 0;
+}
