@@ -151,6 +151,7 @@ int qc_run(const qc_plan *plan, const qc_run_options *opts, qc_result *result)
 {
     if (!plan || !result || (opts && opts->threads < 0))
         return QC_EINVAL;
+    memset(result, 0, sizeof *result);   /* an error before counting: nothing counted */
     run_state r;
     int rc = run_open(&r, plan, opts);
     if (rc != QC_OK)
