@@ -2,12 +2,15 @@
  * qcount.c — the command-line program: parse, count, print.  stdout gets
  * the result and nothing else; stderr gets diagnostics; bad input exits 2.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "longrun.h"
 #include "modes.h"
 #include "mpi_run.h"
 #include "options.h"
+#include "quote.h"
 #include "report.h"
 #ifdef QC_HAVE_MPI
 #include "qcount_mpi.h"
@@ -22,8 +25,19 @@ static int fail(const char *msg)
 {
     if (qct_mpi_launcher_rank() > 0)
         return 2;   /* under mpirun every rank sees the same input: rank 0 says it */
-    fprintf(stderr, "qcount: %s\n", msg);
+    qc_print_error(msg);
     return 2;
+}
+
+/* stdout flushed: 0, or 2 with one line when it could not be written
+ * (a full disk, a closed descriptor; a closed pipe kills by SIGPIPE). */
+static int end_stdout(void)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return 0;
+    char msg[128];
+    snprintf(msg, sizeof msg, "cannot write to stdout: %s", strerror(errno));
+    return fail(msg);
 }
 
 int main(int argc, char **argv)
@@ -42,11 +56,11 @@ int main(int argc, char **argv)
         return 0;
     if (opts.action == QC_ACTION_HELP) {
         fputs(qc_usage_text, stdout);
-        return 0;
+        return end_stdout();
     }
     if (opts.action == QC_ACTION_VERSION) {
         printf("qcount %s\n", QC_VERSION);
-        return 0;
+        return end_stdout();
     }
     if (opts.action == QC_ACTION_LIST || opts.action == QC_ACTION_SOLVE || opts.action == QC_ACTION_VERIFY)
         return qc_mode_main(&opts);   /* modes/ */
@@ -69,7 +83,7 @@ int main(int argc, char **argv)
     rc = qc_longrun(&opts, plan, &result, msg, sizeof msg);   /* ledger, progress, signals */
     qc_plan_free(plan);
     if (rc != 0) {
-        fprintf(stderr, "qcount: %s\n", msg);
+        qc_print_error(msg);   /* may quote the ledger's file name */
         return rc;
     }
 
