@@ -74,6 +74,7 @@ int main(int argc, char **argv)
 #endif
     }
 
+    qc_longrun_catch_signals(NULL, NULL);   /* before the plan: a ^C now is a clean stop */
     qc_plan *plan;
     int rc = qc_plan_create(&plan, opts.n, opts.engine);
     if (rc != QC_OK)

@@ -340,6 +340,7 @@ int qct_ledger_open(qct_ledger **out, const char *path, const qc_plan *plan, cha
             FAIL("ledger '%s': in use by another qcount run", path);
         FAIL("ledger '%s': cannot lock: %s", path, strerror(errno));
     }
+    qct_ledger_sweep(path);
     size_t len = 0;
     buf = read_all(l->fd, (size_t)st.st_size, &len);
     if (!buf)
