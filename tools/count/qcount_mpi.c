@@ -8,7 +8,8 @@
  * records every tally as it arrives, so a job cancelled or out of time
  * resumes from it on any number of ranks.  Records are written as they
  * come (one pwrite each), so even SIGKILL loses only the units in flight.
- * SIGINT/SIGTERM on rank 0 (mpirun and srun forward them) syncs the ledger,
+ * SIGINT/SIGTERM on rank 0 (srun forwards them; Open MPI's mpirun does
+ * not, it kills the ranks itself) syncs the ledger,
  * says how far it got and ends the job with MPI_Abort; the other ranks keep
  * the default action and simply die.  A work unit that runs out of memory
  * on any rank ends the job the same way, with one line and exit status 2.
