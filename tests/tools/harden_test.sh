@@ -93,11 +93,15 @@ input)
     "$qcount" --version >&- 2>"$tmp/err"; rc=$?
     one_clean_line 2 "cannot write to stdout: Bad file descriptor" "--version >&-"
     # ---- a closed pipe: killed by SIGPIPE, silently, in every mode ----
-    for args in "14 --list" "--solve 3000000" "--verify"; do
-        status=$(set -o pipefail; { yes '2 4 1 3' | head -c 50000000 | "$qcount" $args 2>"$tmp/err"; } | head -c 1 >/dev/null; echo $?)
+    for args in "14 --list" "--solve 3000000"; do
+        "$qcount" $args 2>"$tmp/err" </dev/null | head -c 1 >/dev/null; status=${PIPESTATUS[0]}
         [ "$status" -eq 141 ] && [ ! -s "$tmp/err" ] && ok \
             || bad "qcount $args | head -c 1: status $status err='$(cat "$tmp/err")' (want 141, silent)"
     done
+    # --verify writes once, at the end: the reader is gone by then
+    (sleep 0.3; echo 2 4 1 3) | "$qcount" --verify 2>"$tmp/err" | true; status=${PIPESTATUS[1]}
+    [ "$status" -eq 141 ] && [ ! -s "$tmp/err" ] && ok \
+        || bad "qcount --verify | true: status $status err='$(cat "$tmp/err")' (want 141, silent)"
     # ---- SIGINT at once: the handlers are there before the plan ----
     # (a background job starts with SIGINT ignored: env gives it back)
     for i in 1 2 3; do
