@@ -13,6 +13,8 @@
  * Stops: the workers read *stop before each unit, and the engines read it
  * inside long units (qc_plan_count_unit_until); a unit cut short is
  * dropped, never reported.
+ * Threads: as many as asked for, or fewer when the system refuses to
+ * create more (spawn.h): result->threads says how many counted.
  * Failures: a unit that fails (out of memory) is dropped too, never
  * reported, and no worker starts another unit after it, as after a failed
  * unit_done; the units already under way finish and are reported, since
@@ -24,6 +26,7 @@
 
 #include "qcount.h"
 #include "qct_clock.h"
+#include "spawn.h"
 #include "topology.h"
 #include "unit_step.h"
 
@@ -60,6 +63,7 @@ static int run_open(run_state *r, const qc_plan *plan, const qc_run_options *opt
     r->plan = plan;
     r->topo = qct_topology_open();
     r->threads = opts && opts->threads > 0 ? opts->threads : qct_topology_core_count(r->topo);
+    r->threads = qct_threads_available(r->threads);   /* libgomp would exit(1) */
     if (!(opts ? opts->bind : 1)) {
         qct_topology_close(r->topo);
         r->topo = NULL;
@@ -151,6 +155,7 @@ int qc_run(const qc_plan *plan, const qc_run_options *opts, qc_result *result)
 {
     if (!plan || !result || (opts && opts->threads < 0))
         return QC_EINVAL;
+    memset(result, 0, sizeof *result);   /* an error before counting: nothing counted */
     run_state r;
     int rc = run_open(&r, plan, opts);
     if (rc != QC_OK)

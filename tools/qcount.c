@@ -2,13 +2,17 @@
  * qcount.c — the command-line program: parse, count, print.  stdout gets
  * the result and nothing else; stderr gets diagnostics; bad input exits 2.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "context.h"
 #include "modes.h"
 #include "mpi_load.h"
 #include "mpi_run.h"
 #include "options.h"
+#include "longrun.h"
+#include "quote.h"
 #include "range.h"
 #ifdef QC_TEST_FAULTS
 #include <stdlib.h>
@@ -21,8 +25,19 @@ static int fail(const char *msg)
 {
     if (qct_mpi_launcher_rank() > 0)
         return 2;   /* under mpirun every rank sees the same input: rank 0 says it */
-    fprintf(stderr, "qcount: %s\n", msg);
+    qc_print_error(msg);
     return 2;
+}
+
+/* stdout flushed: 0, or 2 with one line when it could not be written
+ * (a full disk, a closed descriptor; a closed pipe kills by SIGPIPE). */
+static int end_stdout(void)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return 0;
+    char msg[128];
+    snprintf(msg, sizeof msg, "cannot write to stdout: %s", strerror(errno));
+    return fail(msg);
 }
 
 int main(int argc, char **argv)
@@ -44,11 +59,11 @@ int main(int argc, char **argv)
         return 0;
     if (opts.action == QC_ACTION_HELP) {
         fputs(qc_usage_text, stdout);
-        return 0;
+        return end_stdout();
     }
     if (opts.action == QC_ACTION_VERSION) {
         qc_context_version(stdout);
-        return 0;
+        return end_stdout();
     }
     if (opts.action == QC_ACTION_LIST || opts.action == QC_ACTION_SOLVE || opts.action == QC_ACTION_VERIFY)
         return qc_mode_main(&opts);   /* modes/ */
@@ -58,5 +73,7 @@ int main(int argc, char **argv)
             return fail("a range of board sizes is counted by one process: give mpirun one N");
         return qc_mpi_load_main(&opts, &argc, &argv);   /* count/mpi_load.c */
     }
+
+    qc_longrun_catch_signals(NULL, NULL);   /* before the plans: a ^C now is a clean stop */
     return qc_range_count(&opts);   /* count/range.c */
 }

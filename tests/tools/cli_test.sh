@@ -81,9 +81,9 @@ expect_error "invalid thread count ''" --threads= 8
 expect_error "needs an argument" 8 --threads
 expect_error "unknown engine 'warp'" --engine warp 8
 expect_error "unexpected argument '9'" 8 9
-# a word with a newline in it is quoted on one line, the newline shown as '?'
-expect_error "invalid board size '1\?2'" "$(printf '1\n2')"
-expect_error "invalid board size '1\\?0'" --solve "$(printf '1\n0')"
+# a word with a newline in it is quoted on one line, the newline shown as \n
+expect_error "invalid board size '1\\\\n2'" "$(printf '1\n2')"
+expect_error "invalid board size '1\\\\n0'" --solve "$(printf '1\n0')"
 
 # --help and --version: stdout, status 0
 "$qcount" --help >"$tmp/out" 2>"$tmp/err" && grep -q '^Usage: qcount' "$tmp/out" && [ ! -s "$tmp/err" ] && ok || bad "--help"

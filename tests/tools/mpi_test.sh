@@ -7,6 +7,7 @@
 #   Usage: mpi_test.sh MPIEXEC QCOUNT KNOWN_TSV CASE
 #   CASE: counts | refuse | big (N=17 on 3 ranks) | resume
 #         | fail (QCOUNT: the qcount_fault test build, see fault_test.sh)
+#         | stall (a worker stopped with SIGSTOP holds back only its units)
 #
 # Open MPI inside a container or CI runner needs (all set below):
 #   OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  CI runs as root
@@ -165,6 +166,36 @@ fail)
     if [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = "$want" ] \
        && grep -qE "^qcount: 2 ranks, .* units \([1-9][0-9]* from the ledger\)" "$tmp/err"; then ok
     else bad "resume after a failed unit: rc=$rc out='$(cat "$tmp/out")' err='$(cat "$tmp/err")'"; fi
+    ;;
+stall)
+    # A worker stopped (SIGSTOP) for 1.5 s while rank 0 counts: rank 0
+    # must never wait on it, so the ledger keeps growing meanwhile; after
+    # SIGCONT the job ends with the exact total.  Four trials, stopped at
+    # different points of the run (a stop that lands as rank 0 sends that
+    # worker a batch is what once froze the whole job, in about one trial
+    # of three).
+    n=16 want=$(known_total 16)
+    ledger=$tmp/ledger
+    size() { stat -c %s "$ledger" 2>/dev/null || echo 0; }
+    for trial in 1 2 3 4; do
+        rm -f "$ledger"
+        timeout 60 "$mpiexec" -np 2 "$qcount" --engine halving --threads 1 --quiet --checkpoint "$ledger" $n \
+            >"$tmp/out" 2>"$tmp/err" &
+        pid=$! worker= i=0
+        # rank 1, once the ledger holds 1000, 2000, ... units
+        while [ $i -lt 500 ] && [ "$(size)" -lt $((trial * 40000)) ]; do sleep 0.01; i=$((i + 1)); done
+        # timeout -> mpirun -> the ranks
+        for p in $(pgrep -P "$(pgrep -P $pid | head -1)"); do
+            grep -qz '^OMPI_COMM_WORLD_RANK=1$' /proc/$p/environ 2>/dev/null && worker=$p
+        done
+        [ -z "$worker" ] && { bad "stall trial $trial: no rank 1 found"; wait $pid; continue; }
+        kill -STOP "$worker"
+        sleep 0.3; a=$(size); sleep 1.2; b=$(size)
+        kill -CONT "$worker"
+        wait $pid; rc=$?
+        if [ "$b" -gt "$a" ] && [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = "$want" ]; then ok
+        else bad "stall trial $trial: ledger $a -> $b bytes while rank 1 was stopped, rc=$rc out='$(cat "$tmp/out")' err='$(cat "$tmp/err")'"; fi
+    done
     ;;
 *)
     echo "mpi_test.sh: unknown case '$case'" >&2

@@ -113,7 +113,7 @@ expect_error "--json and --format=bfile cannot be used together" 8 --json --form
 expect_error "--check applies to counting, not to --solve" --solve 8 --check
 expect_error "--list and --svg=- cannot both write to stdout" 6 --list --svg=-
 expect_error "unknown format 'b'" 8 --format=b
-PMI_RANK=0 "$qcount" 1-3 >"$tmp/out" 2>"$tmp/err"
+PMI_RANK=0 PMI_SIZE=1 "$qcount" 1-3 >"$tmp/out" 2>"$tmp/err"
 want "a range under a launcher: status" $? 2
 grep -q 'range.*one process' "$tmp/err" && ok || bad "a range under a launcher: $(cat "$tmp/err")"
 
@@ -147,7 +147,7 @@ grep -q 'libc.so' "$tmp/ld" && ok || bad "LD_DEBUG=libs showed nothing (cannot t
 if [ -n "$module" ]; then
     [ -f "$module" ] && ok || bad "no MPI module at $module"
     mkdir "$tmp/alone" && cp "$qcount" "$tmp/alone/qcount"
-    PMI_RANK=0 "$tmp/alone/qcount" 8 >"$tmp/out" 2>"$tmp/err"
+    PMI_RANK=0 PMI_SIZE=1 "$tmp/alone/qcount" 8 >"$tmp/out" 2>"$tmp/err"
     want "module missing: status" $? 2
     grep -q '^qcount: started by an MPI launcher, but its MPI module libqcount_mpi.so is missing' "$tmp/err" \
         && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -s "$tmp/out" ] && ok || bad "module missing: $(cat "$tmp/err")"

@@ -191,6 +191,13 @@ int main(void)
     buf[44] ^= 0x02;
     spit(path, buf, len);
     expect_refused(plan, "header is corrupted");
+    /* ... in the header size: damage, not another format version */
+    for (int at = 12; at < 16; at++) {
+        memcpy(buf, good, len);
+        buf[at] ^= 0x04;
+        spit(path, buf, len);
+        expect_refused(plan, "header is corrupted (header size");
+    }
 
     /* truncated headers, empty file, not a ledger */
     spit(path, good, 30);

@@ -19,21 +19,47 @@
 
 #include "qcount.h"
 
-/* This process's rank as its MPI launcher announced it in the environment
- * (Open MPI: OMPI_COMM_WORLD_RANK; PMIx, e.g. srun --mpi=pmix: PMIX_RANK;
- * MPICH/Hydra and srun --mpi=pmi2: PMI_RANK), or -1 when no launcher
- * started it.  QCOUNT_MPI=0 in the environment forces -1: a plain count,
- * e.g. from a script that an MPI launcher started. */
+/* A launcher variable's value: a decimal integer 0..2^20 with nothing
+ * around it, or -1 (unset, empty, not a number, too big). */
+static inline long qct_launcher_number(const char *name)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return -1;
+    long n = 0;
+    for (; *v; v++) {
+        if (*v < '0' || *v > '9' || n > (1L << 20))
+            return -1;
+        n = n * 10 + (*v - '0');
+    }
+    return n;
+}
+
+/* This process's rank as its MPI launcher announced it in the environment,
+ * or -1 when no launcher started it.  A rank counts only with the job's
+ * size beside it, both numbers and rank < size, so that variables left
+ * over in an environment (a copied shell, a script started from a job)
+ * never make a plain count join a job that is not there:
+ *   Open MPI          OMPI_COMM_WORLD_RANK, OMPI_COMM_WORLD_SIZE
+ *   MPICH/Hydra, srun --mpi=pmi2    PMI_RANK, PMI_SIZE
+ *   PMIx (srun --mpi=pmix)          PMIX_RANK, SLURM_STEP_NUM_TASKS
+ * QCOUNT_MPI=0 in the environment forces -1: a plain count, e.g. from a
+ * script that an MPI launcher started. */
 static inline int qct_mpi_launcher_rank(void)
 {
-    static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"};
+    static const char *const vars[][2] = {
+        {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
+        {"PMI_RANK", "PMI_SIZE"},
+        {"PMIX_RANK", "SLURM_STEP_NUM_TASKS"},
+    };
     const char *force = getenv("QCOUNT_MPI");
     if (force && force[0] == '0' && force[1] == '\0')
         return -1;
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
-        const char *v = getenv(vars[i]);
-        if (v && *v)
-            return atoi(v);
+        long rank = qct_launcher_number(vars[i][0]);
+        long size = qct_launcher_number(vars[i][1]);
+        if (rank >= 0 && rank < size)
+            return (int)rank;
     }
     return -1;
 }

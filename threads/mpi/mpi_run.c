@@ -27,6 +27,7 @@
 #include "qct_clock.h"
 #include "rank.h"
 #include "root.h"
+#include "spawn.h"
 #include "topology.h"
 #include "worker.h"
 
@@ -71,6 +72,8 @@ static void open_cores(rank_cores *c, const qc_run_options *opts)
     int cores = qct_topology_core_count(c->topo);
     c->threads = opts && opts->threads > 0 ? opts->threads
                  : (cores / group > 0 ? cores / group : 1);
+    /* the messenger's thread too; with none to spare it counts itself */
+    c->threads = qct_threads_available(c->threads + 1) - 1;
     c->first_core = share * c->threads;
     c->bind = opts ? opts->bind : 1;
 }

@@ -38,34 +38,114 @@ void qct_send_results(int tag, size_t want, const qct_wire_result *r, size_t k,
     MPI_Send(*msg, (int)(2 + k * QCT_WIRE_WORDS), MPI_UINT64_T, 0, tag, MPI_COMM_WORLD);
 }
 
-int qct_receive_results(uint64_t **buf, size_t *buf_cap, qct_message *m)
+/* Adds a parcel to *list (grown as needed); ends the job when out of memory. */
+static qct_parcel *add_parcel(qct_parcel **list, size_t *n, size_t *cap)
 {
-    int flag = 0;
-    MPI_Status st;
-    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
-    if (!flag)
-        return 0;
-    int words = 0;
-    MPI_Get_count(&st, MPI_UINT64_T, &words);
-    /* two spare words: want and k stay in bounds even in a message too short
-     * to hold them (then it is malformed) */
-    qct_grow_or_abort((void **)buf, buf_cap, (size_t)words + 2, sizeof **buf);
-    MPI_Recv(*buf, words, MPI_UINT64_T, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD,
-             MPI_STATUS_IGNORE);
-    m->tag = st.MPI_TAG;
-    m->source = st.MPI_SOURCE;
-    m->want = (size_t)(*buf)[0];
-    m->k = words >= 2 ? (size_t)(*buf)[1] : 0;
-    m->malformed = (size_t)words < 2 + m->k * QCT_WIRE_WORDS;
-    if (m->malformed)
-        m->k = 0;
-    m->results = (const qct_wire_result *)(*buf + 2);
-    return 1;
+    qct_grow_or_abort((void **)list, cap, *n + 1, sizeof **list);
+    return &(*list)[(*n)++];
 }
 
-void qct_send_work(const size_t *grant, int dest)
+/* Starts receiving every message already matched; never blocks. */
+static void start_receives(qct_post *post)
 {
-    MPI_Send(grant, (int)(grant[0] + 1), MPI_UINT64_T, dest, QCT_TAG_WORK, MPI_COMM_WORLD);
+    for (;;) {
+        int flag = 0;
+        MPI_Message handle;
+        MPI_Status st;
+        MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &handle, &st);
+        if (!flag)
+            return;
+        int words = 0;
+        MPI_Get_count(&st, MPI_UINT64_T, &words);
+        qct_parcel *p = add_parcel(&post->in, &post->n_in, &post->cap_in);
+        /* two spare words: want and k stay in bounds even in a message too
+         * short to hold them (then it is malformed) */
+        p->buf = calloc((size_t)words + 2, sizeof *p->buf);
+        if (!p->buf)
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        p->tag = st.MPI_TAG;
+        p->source = st.MPI_SOURCE;
+        p->words = words;
+        MPI_Imrecv(p->buf, words, MPI_UINT64_T, &handle, &p->req);
+    }
+}
+
+/* Frees the sends that are through. */
+static void finish_sends(qct_post *post)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < post->n_out; i++) {
+        int flag = 0;
+        MPI_Test(&post->out[i].req, &flag, MPI_STATUS_IGNORE);
+        if (flag)
+            free(post->out[i].buf);
+        else
+            post->out[kept++] = post->out[i];
+    }
+    post->n_out = kept;
+}
+
+int qct_receive_results(qct_post *post, qct_message *m)
+{
+    free(post->held);
+    post->held = NULL;
+    finish_sends(post);
+    start_receives(post);
+    for (size_t i = 0; i < post->n_in; i++) {
+        int flag = 0;
+        MPI_Test(&post->in[i].req, &flag, MPI_STATUS_IGNORE);
+        if (!flag)
+            continue;
+        /* the oldest complete one; the rest keep their order */
+        qct_parcel p = post->in[i];
+        memmove(post->in + i, post->in + i + 1, (post->n_in - i - 1) * sizeof *post->in);
+        post->n_in--;
+        post->held = p.buf;
+        m->tag = p.tag;
+        m->source = p.source;
+        m->want = (size_t)p.buf[0];
+        m->k = p.words >= 2 ? (size_t)p.buf[1] : 0;
+        m->malformed = (size_t)p.words < 2 + m->k * QCT_WIRE_WORDS;
+        if (m->malformed)
+            m->k = 0;
+        m->results = (const qct_wire_result *)(p.buf + 2);
+        return 1;
+    }
+    return 0;
+}
+
+void qct_send_work(qct_post *post, const size_t *grant, int dest)
+{
+    size_t words = grant[0] + 1;
+    qct_parcel *p = add_parcel(&post->out, &post->n_out, &post->cap_out);
+    p->buf = malloc(words * sizeof *p->buf);
+    if (!p->buf)
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    memcpy(p->buf, grant, words * sizeof *p->buf);
+    p->tag = QCT_TAG_WORK;
+    p->source = dest;
+    p->words = (int)words;
+    MPI_Isend(p->buf, p->words, MPI_UINT64_T, dest, QCT_TAG_WORK, MPI_COMM_WORLD, &p->req);
+}
+
+void qct_post_close(qct_post *post)
+{
+    for (size_t i = 0; i < post->n_out; i++) {
+        MPI_Wait(&post->out[i].req, MPI_STATUS_IGNORE);
+        free(post->out[i].buf);
+    }
+    post->n_out = 0;
+    qct_post_abandon(post);
+}
+
+void qct_post_abandon(qct_post *post)
+{
+    /* the buffers under way stay allocated: MPI may still use them, and
+     * the job ends soon (the caller aborts it) */
+    free(post->held);
+    free(post->in);
+    free(post->out);
+    *post = (qct_post){0};
 }
 
 void qct_post_work_receive(uint64_t *reply, size_t most, MPI_Request *req)

@@ -55,22 +55,50 @@ void qct_grow_or_abort(void **p, size_t *cap, size_t need, size_t elem);
 void qct_send_results(int tag, size_t want, const qct_wire_result *r, size_t k,
                       uint64_t **msg, size_t *msg_cap);
 
+/* Rank 0 never waits on one worker: every transfer from or to a worker
+ * runs non-blocking in its own buffer (a parcel), and rank 0's messenger
+ * only tests them between its other work.  A worker stopped (SIGSTOP,
+ * swapped out, a slow link) holds back only the units it holds.  The
+ * parcels in transit are bounded by the protocol: a worker has one ASK in
+ * flight and sends LAST or FAIL at most once, so at most two messages
+ * from it and one reply to it are ever in transit. */
+typedef struct qct_parcel {
+    MPI_Request req;
+    uint64_t *buf;
+    int tag, source, words;
+} qct_parcel;
+
+typedef struct qct_post {
+    qct_parcel *in, *out;           /* receives and sends under way      */
+    size_t n_in, n_out, cap_in, cap_out;
+    uint64_t *held;                 /* the last message handed out       */
+} qct_post;
+
 /* A message that reached rank 0: [want, k, k results]. */
 typedef struct qct_message {
     int tag, source;
     size_t want;                        /* ASK: more units asked for        */
-    const qct_wire_result *results;     /* [k], inside the receive buffer   */
+    const qct_wire_result *results;     /* [k], valid until the next call   */
     size_t k;
     int malformed;                      /* shorter than its k results: then
                                            k = 0, none taken                */
 } qct_message;
 
-/* Rank 0: receives the next message from any worker into *buf (grown as
- * needed) if one is waiting; returns 1 and fills *m, or 0 when none. */
-int qct_receive_results(uint64_t **buf, size_t *buf_cap, qct_message *m);
+/* Rank 0: starts receiving every message that has arrived, finishes the
+ * sends that are through, and hands out one received message: returns 1
+ * and fills *m, or 0 when none is complete.  Never blocks. */
+int qct_receive_results(qct_post *post, qct_message *m);
 
-/* 0 -> worker: sends WORK [m, m unit indices], grant[0] = m. */
-void qct_send_work(const size_t *grant, int dest);
+/* 0 -> worker: starts sending WORK [m, m unit indices], grant[0] = m, from
+ * a copy of grant; returns at once. */
+void qct_send_work(qct_post *post, const size_t *grant, int dest);
+
+/* Rank 0 at the end of a count every worker finished (each took all its
+ * replies): waits for the last sends to complete and frees the post.
+ * qct_post_abandon, when rank 0 quits alone: frees what it can, leaving
+ * transfers still under way to the job's end. */
+void qct_post_close(qct_post *post);
+void qct_post_abandon(qct_post *post);
 
 /* Worker: posts the receive of the next WORK reply into reply[most + 1]
  * (post it before the ASK goes: the reply may come at once). */

@@ -74,8 +74,8 @@ static int must_quit(qct_rank *s, qct_root *b)
 }
 
 /* Answers an ASK for `want` units: a guided share of what is left. */
-static void grant_units(qct_rank *s, int ranks, size_t want, int dest, size_t **grant,
-                        size_t *grant_cap)
+static void grant_units(qct_rank *s, int ranks, size_t want, int dest, qct_post *post,
+                        size_t **grant, size_t *grant_cap)
 {
     omp_set_lock(&s->lock);
     size_t left = s->tail - s->head;
@@ -85,13 +85,12 @@ static void grant_units(qct_rank *s, int ranks, size_t want, int dest, size_t **
         want = cap > 0 ? cap : 1;
     qct_grow_or_abort((void **)grant, grant_cap, want + 1, sizeof **grant);
     (*grant)[0] = qct_rank_take_units(s, want, *grant + 1);
-    qct_send_work(*grant, dest);
+    qct_send_work(post, *grant, dest);
 }
 
 /* The buffers and counts of rank 0's messenger. */
 typedef struct root_mail {
-    uint64_t *msg;
-    size_t msg_cap;
+    qct_post post;            /* transfers to and from the workers */
     size_t *grant;
     size_t grant_cap;
     qct_wire_result *local;   /* this rank's own outbox, taken over */
@@ -103,12 +102,12 @@ typedef struct root_mail {
 static int take_message(qct_rank *s, qct_root *b, int ranks, root_mail *m)
 {
     qct_message in;
-    if (!qct_receive_results(&m->msg, &m->msg_cap, &in))
+    if (!qct_receive_results(&m->post, &in))
         return 0;
     b->bad += (size_t)in.malformed;
     absorb(b, in.results, in.k);
     if (in.tag == QCT_TAG_ASK)
-        grant_units(s, ranks, in.want, in.source, &m->grant, &m->grant_cap);
+        grant_units(s, ranks, in.want, in.source, &m->post, &m->grant, &m->grant_cap);
     else if (in.tag == QCT_TAG_LAST)
         m->lasts++;
     else if (in.tag == QCT_TAG_FAIL && b->failed_rank < 0)
@@ -142,7 +141,10 @@ int qct_root_messenger(qct_rank *s, qct_root *b, int ranks, int counters, qct_th
             progressed |= qct_rank_count_here(s, mine);
         qct_messenger_nap(progressed, &pause);
     }
-    free(m.msg);
+    if (quit)
+        qct_post_abandon(&m.post);
+    else
+        qct_post_close(&m.post);
     free(m.grant);
     free(m.local);
     return quit;

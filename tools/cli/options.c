@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "options.h"
+#include "quote.h"
 
 const char qc_usage_text[] =
     "Usage: qcount [OPTION]... N\n"
@@ -102,16 +103,45 @@ int qc_parse_int(const char *s, long lo, long hi, long *out)
     return 0;
 }
 
-/* Keeps a message on one line: an argument may hold a newline or an
- * escape sequence, which must not reach the terminal as such. */
-static void one_line(char *s)
+#define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
+
+/* The long option whose getopt code is c, or NULL. */
+static const struct option *long_option_of(int c)
 {
-    for (; *s; s++)
-        if ((unsigned char)*s < 0x20 || *s == 0x7f)
-            *s = '?';
+    for (const struct option *o = long_options; o->name; o++)
+        if (o->val == c)
+            return o;
+    return NULL;
 }
 
-#define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
+/* getopt_long's ':' (a value missing) or '?' (an option it refused) as one
+ * line naming the option as the user wrote it.  GNU getopt_long always
+ * steps past a long option's word; a short one is optopt itself. */
+static int option_error(int c, char **argv, char *err, size_t errlen)
+{
+    const char *word = optind > 0 ? argv[optind - 1] : "";
+    int is_long = word && strncmp(word, "--", 2) == 0 && word[2] != '\0';
+    int name_len = is_long ? (int)strcspn(word, "=") : 0;
+    const struct option *o = optopt ? long_option_of(optopt) : NULL;
+    int short_ok = optopt > 0 && optopt < 256 && strchr("tejusqhV", optopt);
+    if (c == ':') {
+        if (is_long)
+            FAIL("option '%.*s' needs an argument", name_len, word);
+        FAIL("option '-%c' needs an argument", optopt);
+    }
+    /* a known option's code with '?': given a value it does not take */
+    if (is_long && (short_ok || (o && optopt >= 256)) && word[name_len] == '=')
+        FAIL("option '%.*s' takes no value", name_len, word);
+    if (is_long) {
+        int matches = 0;
+        for (const struct option *p = long_options; p->name; p++)
+            matches += strncmp(p->name, word + 2, (size_t)name_len - 2) == 0;
+        if (matches > 1)
+            FAIL("ambiguous option '%.*s' (see --help)", name_len, word);
+        FAIL("unknown option '%.*s' (see --help)", name_len, word);
+    }
+    FAIL("unknown option '-%c' (see --help)", optopt);   /* escaped with the rest */
+}
 
 /* The count's own options (and -h, -V).  Returns 0, 1 when the action is
  * settled (help, version), or -1 with a message. */
@@ -165,11 +195,8 @@ static int take_option(int c, char **argv, qc_options *opts, char *err, size_t e
     case QC_MODE_OPT_FIRST ... QC_MODE_OPT_END - 1:   /* mode_options.c */
         return qc_mode_option(c, optarg, &opts->mode, err, errlen);
     case ':':
-        FAIL("option '%s' needs an argument", argv[optind - 1]);
     default:
-        if (optopt)
-            FAIL("unknown option '-%c'", optopt);
-        FAIL("unknown option '%s'", argv[optind - 1]);
+        return option_error(c, argv, err, errlen);
     }
     return 0;
 }
@@ -265,6 +292,6 @@ int qc_options_parse(int argc, char **argv, qc_options *opts, char *err, size_t 
 {
     int rc = parse_words(argc, argv, opts, err, errlen);
     if (rc < 0)
-        one_line(err);   /* messages quote the user's words */
+        qc_quote_in_place(err, errlen);   /* messages quote the user's words */
     return rc;
 }

@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include "ledger.h"
+#include "quote.h"
 
 struct qct_ledger {
     int fd;
@@ -170,9 +171,11 @@ static int ledger_parse(qct_ledger *l, const unsigned char *buf, size_t len,
     if (len < hs)
         FAIL("truncated header (%zu of %u bytes)", len, QCT_LEDGER_HEADER_SIZE);
     uint32_t version = get32(buf + 8);
-    if (version != QCT_LEDGER_VERSION || get32(buf + 12) != hs)
+    if (version != QCT_LEDGER_VERSION)
         FAIL("ledger format version %u, this qcount reads version %u only",
              (unsigned)version, QCT_LEDGER_VERSION);
+    if (get32(buf + 12) != hs)
+        FAIL("header is corrupted (header size %u, expected %zu)", (unsigned)get32(buf + 12), hs);
     if (get64(buf + 56) != qct_ledger_checksum(0, buf, 56))
         FAIL("header is corrupted (checksum mismatch)");
 
@@ -337,6 +340,7 @@ int qct_ledger_open(qct_ledger **out, const char *path, const qc_plan *plan, cha
             FAIL("ledger '%s': in use by another qcount run", path);
         FAIL("ledger '%s': cannot lock: %s", path, strerror(errno));
     }
+    qct_ledger_sweep(path);
     size_t len = 0;
     buf = read_all(l->fd, (size_t)st.st_size, &len);
     if (!buf)
@@ -354,9 +358,7 @@ int qct_ledger_open(qct_ledger **out, const char *path, const qc_plan *plan, cha
     *out = l;
     return 0;
 fail:
-    for (char *p = err; *p; p++)   /* one line, even if the path holds a newline */
-        if ((unsigned char)*p < 0x20 || *p == 0x7f)
-            *p = '?';
+    qc_quote_in_place(err, errlen);   /* one line, even if the path holds a newline */
     free(buf);
     if (l->fd >= 0)
         close(l->fd);   /* also drops the lock */

@@ -54,6 +54,14 @@ void qct_ledger_close(qct_ledger *l);
 
 #define QCT_LEDGER_SYNC_SECONDS 0.1
 
+/* Removes the files PATH.new-PID beside path that are older than
+ * QCT_LEDGER_STALE_SECONDS: a new ledger is written there first, and a run
+ * killed in those milliseconds leaves it behind.  The age, not the PID,
+ * says it is stale, since the PID may belong to another machine sharing
+ * the directory.  qct_ledger_open calls it once it holds the ledger. */
+void qct_ledger_sweep(const char *path);
+#define QCT_LEDGER_STALE_SECONDS 60
+
 /* ---- the file format, for tools and tests (ledger_dump, fuzzers) ---- */
 
 /* Writes the header of plan's ledger into buf (QCT_LEDGER_HEADER_SIZE). */

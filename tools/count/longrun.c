@@ -175,6 +175,9 @@ int qc_longrun(const qc_options *opts, const qc_plan *plan, qc_result *result,
     qc_longrun_hooks(&lr, &run);
     int rc = qc_run(plan, &run, result);
     qcp_line_stop(lr.line);
+    if (opts->threads > 0 && result->threads > 0 && result->threads < opts->threads)
+        fprintf(stderr, "qcount: the system let only %d of the %d threads start; "
+                "counted on %d\n", result->threads, opts->threads, result->threads);
 
     int status = qc_longrun_verdict(&lr, rc, NULL, result->units, units, msg, msglen);
     qc_longrun_close(&lr);

@@ -8,7 +8,8 @@
  * records every tally as it arrives, so a job cancelled or out of time
  * resumes from it on any number of ranks.  Records are written as they
  * come (one pwrite each), so even SIGKILL loses only the units in flight.
- * SIGINT/SIGTERM on rank 0 (mpirun and srun forward them) syncs the ledger,
+ * SIGINT/SIGTERM on rank 0 (srun forwards them; Open MPI's mpirun does
+ * not, it kills the ranks itself) syncs the ledger,
  * says how far it got and ends the job with MPI_Abort; the other ranks keep
  * the default action and simply die.  A work unit that runs out of memory
  * on any rank ends the job the same way, with one line and exit status 2.
@@ -20,6 +21,7 @@
 #include "longrun.h"
 #include "mpi_run.h"
 #include "qcount_mpi.h"
+#include "quote.h"
 #include "report.h"
 
 static void print_report(const qct_mpi_result *r)
@@ -67,7 +69,7 @@ static int end_alone(qc_longrun_ctx *ctx, qct_mpi_result *result, int rc, const 
     }
     char msg[1024];
     int status = qc_longrun_verdict(ctx, rc, why, result->total.units, units, msg, sizeof msg);
-    fprintf(stderr, "qcount: %s\n", msg);
+    qc_print_error(msg);
     qc_longrun_close(ctx);
     qct_mpi_result_free(result);
     fflush(stderr);
@@ -92,11 +94,11 @@ static int end_together(const qc_options *opts, qc_longrun_ctx *ctx, qct_mpi_res
     qc_longrun_close(ctx);
     if (rc != QC_OK && rc != QC_EHOOK) {
         if (root)
-            fprintf(stderr, "qcount: %s\n", err);
+            qc_print_error(err);
         status = 2;
     } else if (root) {
         if (rc == QC_EHOOK) {
-            fprintf(stderr, "qcount: %s\n", err);
+            qc_print_error(err);
             status = 2;
         }
         print_report(result);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "longrun.h"
+#include "quote.h"
 #include "range.h"
 #include "report.h"
 
@@ -27,7 +28,7 @@ static int count_one(const qc_options *o)
     rc = qc_longrun(o, plan, &result, msg, sizeof msg);   /* ledger, progress, signals */
     qc_plan_free(plan);
     if (rc != 0) {
-        fprintf(stderr, "qcount: %s\n", msg);
+        qc_print_error(msg);   /* may quote the ledger's file name */
         return rc;
     }
     return qc_report_result(o, &result, NULL, NULL);

@@ -7,7 +7,9 @@
  * bottom, columns numbered from 1 to N, separated by single spaces; '#'
  * starts a comment to the end of the line.  Output goes through a buffered
  * writer; a closed pipe (`qcount 16 --list | head -1`) ends the program
- * quietly with status 0, any other write error is a one-line error, status 2.
+ * as it ends every qcount and the GNU tools: killed by SIGPIPE, silently
+ * (status 141); any other write error, and EPIPE when SIGPIPE was left
+ * ignored by the parent, is a one-line error, status 2.
  */
 #ifndef QC_MODE_H
 #define QC_MODE_H
@@ -26,9 +28,8 @@ int qcm_verify(const qc_options *opts);
 
 /* output.c: prints "qcount: " fmt (with arg) on stderr; returns 2. */
 int qcm_fail(const char *fmt, const char *arg);
-/* Closes out (the writer to stdout) and returns status; or 0, quietly,
- * when the reader has gone (EPIPE); or 2 with the reason after another
- * write error. */
+/* Closes out (the writer to stdout) and returns status, or 2 with the
+ * reason after a write error. */
 int qcm_end_stdout(qc_out *out, int status);
 /* Writes a placement (cols 0-based) as its columns from 1, no newline. */
 void qcm_put_cols(qc_out *out, size_t n, const uint32_t *cols);

@@ -2,14 +2,11 @@
  * modes.c — the entry of the modes beyond counting (see modes.h): each
  * mode is a file of its own, list.c, solve.c and verify.c (mode.h).
  */
-#include <signal.h>
-
 #include "mode.h"
 #include "modes.h"
 
 int qc_mode_main(const qc_options *opts)
 {
-    signal(SIGPIPE, SIG_IGN);       /* a closed pipe is EPIPE: see qcm_end_stdout */
     switch (opts->action) {
     case QC_ACTION_LIST:
         return qcm_list(opts);

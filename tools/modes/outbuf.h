@@ -2,7 +2,7 @@
  * outbuf.h — a buffered writer straight to a file descriptor, for the
  * listing and solution modes, which print up to hundreds of megabytes.
  * It formats numbers itself (no printf in the loop) and remembers the first
- * write error (errno), so a closed pipe (EPIPE) can end the program quietly.
+ * write error (errno), so that the program ends with one line saying why.
  */
 #ifndef QC_OUTBUF_H
 #define QC_OUTBUF_H

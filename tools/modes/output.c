@@ -7,20 +7,19 @@
 #include <string.h>
 
 #include "mode.h"
+#include "quote.h"
 
 int qcm_fail(const char *fmt, const char *arg)
 {
-    fputs("qcount: ", stderr);
-    fprintf(stderr, fmt, arg);
-    fputc('\n', stderr);
+    char msg[1024];
+    snprintf(msg, sizeof msg, fmt, arg);
+    qc_print_error(msg);   /* arg may quote the user's input */
     return 2;
 }
 
 int qcm_end_stdout(qc_out *out, int status)
 {
     qc_out_close(out);
-    if (out->error == EPIPE)
-        return 0;
     if (out->error)
         return qcm_fail("cannot write to stdout: %s", strerror(out->error));
     return status;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "svg.h"
 
@@ -144,8 +145,10 @@ int qc_svg_close(qc_svg *s, char *err, size_t errlen)
     }
     if (fclose(s->f) != 0)
         rc = -1;
-    if (rc != 0)
+    if (rc != 0) {
         snprintf(err, errlen, "cannot write '%s': %s", s->path, strerror(errno));
+        unlink(s->path);   /* no truncated picture left behind */
+    }
     free(s);
     return rc;
 }

@@ -25,7 +25,7 @@ qc_svg *qc_svg_open(const char *path, int n, const qc_svg_style *style, char *er
 /* Adds a board (cols 0-based), with a caption and a tooltip. */
 void qc_svg_board(qc_svg *s, const uint32_t *cols, const char *caption);
 /* Finishes and closes the file (and frees s); returns 0, or -1 with a
- * message when any write failed. */
+ * message when any write failed, the file then removed. */
 int qc_svg_close(qc_svg *s, char *err, size_t errlen);
 
 #endif

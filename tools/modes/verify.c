@@ -11,9 +11,14 @@
 #include <unistd.h>
 
 #include "mode.h"
+#include "quote.h"
 
 /* A streaming reader of placements: characters go in, one at a time (the
- * input may be split anywhere), lines are checked as they end. */
+ * input may be split anywhere), lines are checked as they end.  Bad input
+ * is an error as soon as it is read: a NUL byte at once, a word that is
+ * not a column number when it ends or reaches the length of the longest
+ * one, so that endless input (/dev/zero, a line of digits without end)
+ * is refused rather than read forever. */
 typedef struct verifier {
     uint32_t *cols;              /* the line so far, 0-based            */
     size_t len, cap;
@@ -30,12 +35,13 @@ static const char *line_names[] = {"", "column", "diagonal", "diagonal"};
 static void verifier_error(verifier *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void verifier_error(verifier *v, const char *fmt, ...)
 {
+    char msg[512];
+    int at = snprintf(msg, sizeof msg, "line %llu: ", (unsigned long long)v->line);
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "qcount: line %llu: ", (unsigned long long)v->line);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(msg + at, sizeof msg - (size_t)at, fmt, ap);
     va_end(ap);
+    qc_print_error(msg);   /* the token quoted is the user's */
     v->status = 2;
 }
 
@@ -117,7 +123,9 @@ static void verifier_feed(verifier *v, const char *p, size_t len)
 {
     for (size_t i = 0; i < len && v->status < 0; i++) {
         char ch = p[i];
-        if (ch == '\n') {
+        if (ch == '\0') {
+            verifier_error(v, "a NUL byte: the input is not text");
+        } else if (ch == '\n') {
             end_line(v);
         } else if (v->in_comment) {
             continue;
@@ -142,6 +150,12 @@ static void verifier_feed(verifier *v, const char *p, size_t len)
                     v->value = UINT32_MAX;
             } else {
                 v->bad_token = 1;
+            }
+            if (v->token_len >= sizeof v->token) {
+                /* longer than any column: wrong now, whatever follows */
+                if (!v->bad_token)
+                    v->value = UINT32_MAX;
+                end_token(v);
             }
         }
     }

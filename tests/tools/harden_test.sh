@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# harden_test.sh — qcount under hostile conditions: every failure is one
+# clean "qcount:" line (no terminal control bytes, no garbage numbers, no
+# libgomp message), the right status, and nothing read or waited for
+# forever.   Usage: harden_test.sh QCOUNT CASE
+#   CASE: options (every option fed =values, control bytes, long words)
+#         | input (escaping, endless --verify input, launcher variables,
+#           write errors and closed pipes, a ^C at once, stale temporaries)
+#         | limits (ulimit -v: out of memory, threads that cannot start;
+#           not in the sanitizer builds, whose shadow memory needs more)
+set -u
+qcount=$1 case=$2
+. "$(dirname "$0")/test_lib.sh"
+case $qcount in /*) ;; *) qcount=$PWD/$qcount ;; esac
+cd "$tmp"   # --svg=VALUE writes the file VALUE: here, never in the tree
+
+# one_clean_line STATUS PATTERN WHAT: the last run ($tmp/out, $tmp/err, $rc)
+# ended with STATUS and one stderr line matching PATTERN, free of control
+# bytes (ESC, BEL, C1 0x80-0x9f raw or in UTF-8, any C0 but the newline)
+one_clean_line() {
+    local status=$1 pattern=$2 what=$3
+    if [ "$rc" -eq "$status" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] \
+       && grep -qE "^qcount: $pattern" "$tmp/err" \
+       && ! LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f\x80-\x9f]' <(sed 's/\xc2[\xa0-\xbf]//g' "$tmp/err"); then ok
+    else bad "$what: rc=$rc (want $status) err='$(head -c 400 "$tmp/err" | od -c | head -5)' (want /$pattern/)"; fi
+}
+run() { timeout 20 "$qcount" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null; rc=$?; }
+
+case $case in
+options)
+    # the long options, from --help
+    longs=$("$qcount" --help | grep -oE -- '--[a-z][a-z-]*' | sort -u)
+    long_word=$(head -c 5000 /dev/zero | tr '\0' 'x')
+    values=("" "=" "=1" "=yes" $'=\e[31mX\a' $'=a\nb' $'=\x9b' $'=\xc2\x9b' "=$long_word" "=-1" "=99999999999999999999999")
+    for o in $longs; do
+        for v in "${values[@]}"; do
+            timeout 20 "$qcount" "$o$v" 8 >"$tmp/out" 2>"$tmp/err" </dev/null; rc=$?
+            # accepted (a count, a list, help...) or refused with one clean line
+            if [ $rc -eq 0 ]; then ok   # --stats and --progress speak on stderr
+            elif [ $rc -eq 1 ]; then one_clean_line $rc '' "qcount $o<value> 8"
+            else one_clean_line 2 '' "qcount $(printf %q "$o$v") 8"; fi
+        done
+    done
+    # options that take no value, given one: named as typed
+    for o in --no-bind --list --json --progress --solve --verify --random --unique --stats --quiet; do
+        run "$o=1" 8
+        one_clean_line 2 "option '$o' takes no value$" "$o=1"
+    done
+    run --jso=1 8;  one_clean_line 2 "option '--jso' takes no value$" "--jso=1 (abbreviated)"
+    run --s 8;      one_clean_line 2 "ambiguous option '--s'" "--s"
+    run --frob=x 8; one_clean_line 2 "unknown option '--frob' \\(see --help\\)$" "--frob=x"
+    run -qz 8;      one_clean_line 2 "unknown option '-z'" "-qz"
+    run $'-\e' 8;   one_clean_line 2 "unknown option '-\\\\x1b'" "-ESC"
+    run 8 --threads; one_clean_line 2 "option '--threads' needs an argument$" "--threads at the end"
+    run 8 -t;       one_clean_line 2 "option '-t' needs an argument$" "-t at the end"
+    # control bytes and long words where a value or N is expected
+    run "$long_word";   one_clean_line 2 "invalid board size 'x+" "a 5000-letter N"
+    run $'8\e[2J';      one_clean_line 2 "invalid board size '8\\\\x1b\\[2J'" "N with ESC"
+    run -e $'\x9bq' 8;  one_clean_line 2 "unknown engine '\\\\x9bq'" "a raw C1 byte"
+    run -e $'\xc2\x9b' 8; one_clean_line 2 "unknown engine '\\\\xc2\\\\x9b'" "C1 in UTF-8"
+    run -e 'été' 8;     one_clean_line 2 "unknown engine 'été'" "UTF-8 text passes unchanged"
+    ;;
+input)
+    # ---- quoted input is escaped ----
+    printf '\e[31mRED\x07\n' | "$qcount" --verify >"$tmp/out" 2>"$tmp/err"; rc=$?
+    one_clean_line 2 "line 1: '\\\\x1b\\[31mRED\\\\x07' is not a column number" "verify: ESC and BEL on stdin"
+    run --verify $'\e]0;title\a'; one_clean_line 2 "line 1: '\\\\x1b\\]0;title\\\\x07'" "verify: OSC in a word"
+    run --verify $'\x9b'; one_clean_line 2 "line 1: '\\\\x9b'" "verify: a raw C1 byte"
+    run 8 --svg $'/nonexistent/\e[31mX.svg'; one_clean_line 2 "cannot create '/nonexistent/\\\\x1b\\[31mX.svg'" "svg: ESC in the name"
+    run 8 --svg $'/nonexistent/a\nb.svg'; one_clean_line 2 "cannot create '/nonexistent/a\\\\nb.svg'" "svg: a newline in the name"
+    run 8 --checkpoint $'/nonexistent/a\nb\e'; one_clean_line 2 "ledger '/nonexistent/a\\\\nb\\\\x1b'" "ledger: control bytes in the name"
+    # ---- endless or binary --verify input: refused at once ----
+    timeout 10 "$qcount" --verify </dev/zero >"$tmp/out" 2>"$tmp/err"; rc=$?
+    one_clean_line 2 "line 1: a NUL byte" "verify </dev/zero"
+    timeout 10 bash -c 'yes 7 | tr -d "\n" | "$1" --verify' _ "$qcount" >"$tmp/out" 2>"$tmp/err"; rc=$?
+    one_clean_line 2 "line 1: column 7{28}\\.\\.\\. is off any board" "verify: endless digits"
+    timeout 10 bash -c 'yes x | tr -d "\n" | "$1" --verify' _ "$qcount" >"$tmp/out" 2>"$tmp/err"; rc=$?
+    one_clean_line 2 "line 1: 'x{28}\\.\\.\\.' is not a column number" "verify: an endless word"
+    # ---- launcher variables without their job size: a plain count ----
+    for v in OMPI_COMM_WORLD_RANK=3 OMPI_COMM_WORLD_RANK=1 PMI_RANK=abc PMIX_RANK=2 \
+             "OMPI_COMM_WORLD_RANK=1 OMPI_COMM_WORLD_SIZE=1" "PMI_RANK=0 PMI_SIZE=x"; do
+        env $v "$qcount" 0 >"$tmp/out" 2>"$tmp/err" </dev/null; rc=$?
+        one_clean_line 2 "board size '0' out of range" "$v qcount 0"
+        env $v timeout 20 "$qcount" 12 >"$tmp/out" 2>"$tmp/err" </dev/null; rc=$?
+        [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = 14200 ] && [ ! -s "$tmp/err" ] && ok \
+            || bad "$v qcount 12: rc=$rc out='$(cat "$tmp/out")' err='$(cat "$tmp/err")'"
+    done
+    # ---- write errors: one line, status 2 ----
+    for args in --help --version 8 "8 --list" "--solve 50" "--verify 2 4 1 3"; do
+        "$qcount" $args >/dev/full 2>"$tmp/err" </dev/null; rc=$?
+        one_clean_line 2 "cannot write" "qcount $args >/dev/full"
+    done
+    "$qcount" --version >&- 2>"$tmp/err"; rc=$?
+    one_clean_line 2 "cannot write to stdout: Bad file descriptor" "--version >&-"
+    # ---- a closed pipe: killed by SIGPIPE, silently, in every mode ----
+    for args in "14 --list" "--solve 3000000"; do
+        "$qcount" $args 2>"$tmp/err" </dev/null | head -c 1 >/dev/null; status=${PIPESTATUS[0]}
+        [ "$status" -eq 141 ] && [ ! -s "$tmp/err" ] && ok \
+            || bad "qcount $args | head -c 1: status $status err='$(cat "$tmp/err")' (want 141, silent)"
+    done
+    # --verify writes once, at the end: the reader is gone by then
+    (sleep 0.3; echo 2 4 1 3) | "$qcount" --verify 2>"$tmp/err" | true; status=${PIPESTATUS[1]}
+    [ "$status" -eq 141 ] && [ ! -s "$tmp/err" ] && ok \
+        || bad "qcount --verify | true: status $status err='$(cat "$tmp/err")' (want 141, silent)"
+    # ---- SIGINT at once: the handlers are there before the plan ----
+    # (a background job starts with SIGINT ignored: env gives it back)
+    for i in 1 2 3; do
+        env --default-signal=INT "$qcount" --engine halving -t 1 17 >"$tmp/out" 2>"$tmp/err" & pid=$!
+        until [ "$(cat /proc/$pid/comm 2>/dev/null)" = qcount ] || ! kill -0 $pid 2>/dev/null; do :; done   # exec'd
+        sleep 0.00$i; kill -INT $pid; wait $pid; rc=$?
+        if [ $rc -eq 130 ] && grep -q "^qcount: stopped by SIGINT" "$tmp/err"; then ok
+        elif [ $rc -eq 130 ] && [ ! -s "$tmp/err" ]; then ok   # before main: the default action
+        else bad "SIGINT ${i} ms in: rc=$rc err='$(cat "$tmp/err")'"; fi
+    done
+    # ---- a ledger's stale temporaries are swept, fresh ones kept ----
+    mkdir "$tmp/d"; : >"$tmp/d/L.new-123"; : >"$tmp/d/L.new-99"; : >"$tmp/d/L.new-1x"; : >"$tmp/d/M.new-7"
+    touch -d '-2 min' "$tmp/d/L.new-123" "$tmp/d/L.new-1x" "$tmp/d/M.new-7"
+    run 8 --checkpoint "$tmp/d/L"
+    [ $rc -eq 0 ] && [ "$(cd "$tmp/d" && echo *)" = "L L.new-1x L.new-99 M.new-7" ] && ok \
+        || bad "stale ledger temporaries: rc=$rc left: $(cd "$tmp/d" && echo *)"
+    # ---- an SVG that cannot be written whole is removed (root: a tmpfs) ----
+    mkdir "$tmp/full"
+    if mount -t tmpfs -o size=64k tmpfs "$tmp/full" 2>/dev/null; then
+        run 10 --svg "$tmp/full/a.svg"
+        one_clean_line 2 "cannot write '.*a.svg': No space left on device" "svg on a full disk"
+        [ ! -e "$tmp/full/a.svg" ] && ok || bad "a partial SVG was left: $(ls -l "$tmp/full")"
+        umount "$tmp/full"
+    else
+        echo "harden_test: not root, the full-disk SVG case skipped"
+    fi
+    ;;
+limits)
+    # out of memory for the books or a unit: 0..units counted, never garbage
+    for i in 1 2 3 4 5 6; do
+        (ulimit -v 8000; exec "$qcount" 17 --engine halving -t 1) >"$tmp/out" 2>"$tmp/err"; rc=$?
+        k=$(sed -n 's/.*(\([0-9]*\) of 13510 were counted).*/\1/p' "$tmp/err")
+        if [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = 95815104 ]; then ok
+        elif [ -n "$k" ] && [ "$k" -le 13510 ]; then one_clean_line 2 "out of memory" "ulimit -v 8000 qcount 17"
+        else bad "ulimit -v 8000 qcount 17: rc=$rc err='$(cat "$tmp/err")'"; fi
+    done
+    # threads that cannot start: fewer threads, said, or one clean line
+    for lim in 15000 30000 60000; do
+        for t in "" "-t 8"; do
+            (ulimit -v $lim; exec "$qcount" 16 $t) >"$tmp/out" 2>"$tmp/err"; rc=$?
+            if grep -q libgomp "$tmp/err"; then bad "ulimit -v $lim qcount 16 $t: libgomp spoke: $(cat "$tmp/err")"
+            elif [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = 14772512 ]; then ok
+            else
+                # the note on fewer threads, then the error
+                sed -i '/^qcount: the system let only [0-9]* of the 8 threads start; counted on [0-9]*$/d' "$tmp/err"
+                one_clean_line 2 "out of memory" "ulimit -v $lim qcount 16 $t"
+            fi
+        done
+    done
+    (ulimit -v 40000; exec "$qcount" 14 -t 64) >"$tmp/out" 2>"$tmp/err"; rc=$?
+    [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = 365596 ] && grep -q "^qcount: the system let only [0-9]* of the 64 threads start" "$tmp/err" \
+        && ok || bad "ulimit -v 40000 qcount 14 -t 64: rc=$rc out='$(cat "$tmp/out")' err='$(cat "$tmp/err")'"
+    ;;
+*)
+    echo "harden_test.sh: unknown case '$case'" >&2
+    exit 2
+    ;;
+esac
+report "harden_test $case"

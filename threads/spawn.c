@@ -1,0 +1,79 @@
+/*
+ * spawn.c — trying the threads of a run before OpenMP creates them (see
+ * spawn.h).  glibc caches the stacks of joined threads, so libgomp's own
+ * threads, created next, reuse them.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "spawn.h"
+
+/* OMP_STACKSIZE as libgomp reads it: a size in kilobytes, or with a B, K,
+ * M or G suffix; 0 when unset or unreadable (then: the default stack). */
+static size_t omp_stack_size(void)
+{
+    const char *s = getenv("OMP_STACKSIZE");
+    if (!s)
+        s = getenv("GOMP_STACKSIZE");
+    if (!s)
+        return 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    while (*end == ' ')
+        end++;
+    unsigned shift = 10;
+    switch (*end) {
+    case 'b': case 'B': shift = 0; end++; break;
+    case 'k': case 'K': shift = 10; end++; break;
+    case 'm': case 'M': shift = 20; end++; break;
+    case 'g': case 'G': shift = 30; end++; break;
+    default: break;
+    }
+    if (end == s || *end != '\0' || v > (1ULL << 40) >> shift)
+        return 0;
+    return (size_t)(v << shift);
+}
+
+/* Each probe thread waits until every probe exists (or the try ended). */
+typedef struct gate {
+    pthread_mutex_t lock;
+    pthread_cond_t open;
+    int released;
+} gate;
+
+static void *wait_at_gate(void *arg)
+{
+    gate *g = arg;
+    pthread_mutex_lock(&g->lock);
+    while (!g->released)
+        pthread_cond_wait(&g->open, &g->lock);
+    pthread_mutex_unlock(&g->lock);
+    return NULL;
+}
+
+int qct_threads_available(int want)
+{
+    if (want <= 1)
+        return 1;
+    pthread_t *ids = malloc(sizeof *ids * (size_t)(want - 1));
+    if (!ids)
+        return 1;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    size_t stack = omp_stack_size();
+    if (stack)
+        pthread_attr_setstacksize(&attr, stack);
+    gate g = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
+    int made = 0;
+    while (made < want - 1 && pthread_create(&ids[made], &attr, wait_at_gate, &g) == 0)
+        made++;
+    pthread_mutex_lock(&g.lock);
+    g.released = 1;
+    pthread_cond_broadcast(&g.open);
+    pthread_mutex_unlock(&g.lock);
+    for (int i = 0; i < made; i++)
+        pthread_join(ids[i], NULL);
+    pthread_attr_destroy(&attr);
+    free(ids);
+    return made + 1;
+}
