@@ -11,7 +11,11 @@
  *   qcount_balance N [ENGINE] [--max-threads T] [--units]
  *
  * stdout: the table; with --units, first one line per unit (index, seconds,
- * share of all work).  Exit 2 on bad input, 1 when a unit fails.
+ * share of all work, share of the plan's estimated work).  A line also says
+ * how well the plan's estimates (qc_plan_unit_cost, which the progress
+ * line's ETA uses) track the measured work: the measured share done when
+ * the estimates say 10%, in plan order.  Exit 2 on bad input, 1 when a
+ * unit fails.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -123,9 +127,22 @@ int main(int argc, char **argv)
     printf("# N=%ld engine=%s units=%zu total=%s work=%.6f s largest unit=%.2f%%\n", n,
            qc_engine_name(engine), units, qc_u128_format(total, buf), work,
            work > 0 ? 100 * largest / work : 0.0);
+    double estimated = 0;
+    for (size_t u = 0; u < units; u++)
+        estimated += qc_plan_unit_cost(plan, u);
     if (list_units)
         for (size_t u = 0; u < units; u++)
-            printf("unit %zu %.6f %.4f%%\n", u, cost[u], work > 0 ? 100 * cost[u] / work : 0.0);
+            printf("unit %zu %.6f %.4f%% %.4f%%\n", u, cost[u], work > 0 ? 100 * cost[u] / work : 0.0,
+                   estimated > 0 ? 100 * qc_plan_unit_cost(plan, u) / estimated : 0.0);
+    double est_done = 0, done = 0;
+    for (size_t u = 0; u < units && est_done < 0.1 * estimated; u++) {
+        est_done += qc_plan_unit_cost(plan, u);
+        done += cost[u];
+    }
+    printf("# estimates: at %.1f%% of the estimated work, %.1f%% of the measured work is done "
+           "(an ETA then is off by %+.0f%%)\n", estimated > 0 ? 100 * est_done / estimated : 0.0,
+           work > 0 ? 100 * done / work : 0.0,
+           est_done > 0 && work > 0 ? 100 * ((done / work) / (est_done / estimated) - 1) : 0.0);
     printf("%-8s %-12s %-10s\n", "threads", "speedup", "efficiency");
     for (int w = 1; w <= max_threads; w++) {
         double span = greedy_makespan(cost, units, w, free_at);

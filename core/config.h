@@ -88,6 +88,32 @@ static inline int qcj_key_bits(int n)
     return k > 16 ? 16 : k;
 }
 
+/* Units the plan aims at: a pattern whose estimated cost passes
+ * 1/QCJ_UNIT_TARGET of the board's is cut into slices of its column sets,
+ * so that no unit holds more than that share and work spreads evenly over
+ * many threads and ranks (the slices share the pattern's band lists:
+ * join/shared.c).  Measured with the balance report (bench/balance.c, the
+ * speed-up a greedy schedule of the measured unit times allows at 64
+ * workers): see README, "Balance".  Shapes the units: part of the plan's
+ * fingerprint wherever it cuts a pattern. */
+#define QCJ_UNIT_TARGET 4096
+
+/* [band cost] The cost of listing a pattern's bands, as a share of the
+ * mean pattern's estimated cost: measured 9% at N=16, 3% at N=17, 6% at
+ * N=18 (one thread, each pattern's band building timed apart). */
+#define QCJ_BAND_COST 0.06
+
+/* [shared ahead] How many patterns early a cut pattern's first slice
+ * (the one that lists its bands) comes in the plan (join/join.c), and so
+ * how many patterns' band lists are held at once. */
+#define QCJ_SHARED_AHEAD 1
+
+/* Shared band lists (join/shared.c) kept for slices still to come while
+ * no unit holds them (those of the patterns ahead, a stopped or resumed
+ * run), and entries whose buffers are kept for the next pattern. */
+#define QCJ_SHARED_IDLE (2 * QCJ_SHARED_AHEAD)
+#define QCJ_SHARED_SPARES 16
+
 /* The largest rank table a band may have (entries): keeps a unit's memory
  * bounded whatever N; the split above stays far below it (2^26 entries of
  * 4 bytes, 256 MiB, against the peaks measured above). */

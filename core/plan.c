@@ -126,6 +126,13 @@ int qc_plan_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
     return rc;
 }
 
+double qc_plan_unit_cost(const qc_plan *plan, size_t unit)
+{
+    if (unit >= plan->unit_count)
+        return 0;
+    return plan->ops->unit_cost ? plan->ops->unit_cost(plan, unit) : 1.0;
+}
+
 int qc_plan_count_unit_until(const qc_plan *plan, size_t unit, const int *stop, qc_tally *out)
 {
     if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED)) {

@@ -81,7 +81,7 @@ static int run_open(run_state *r, const qc_plan *plan, const qc_run_options *opt
     r->units = (long)qct_units_to_do(opts, r->unit_count, r->todo, &r->known, &r->resumed);
     r->stop = opts ? opts->stop : NULL;
     r->report = opts && (opts->unit_done || opts->progress);
-    qct_report_begin(&r->rep, opts, r->unit_count, r->resumed, start);
+    qct_report_begin(&r->rep, opts, plan, r->todo, (size_t)r->units, r->resumed, start);
     return QC_OK;
 }
 

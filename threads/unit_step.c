@@ -38,12 +38,20 @@ qct_step qct_count_step(const qc_plan *plan, size_t unit, const int *stop, int *
     return QCT_COUNTED;
 }
 
-void qct_report_begin(qct_reporter *r, const qc_run_options *hooks, size_t units,
-                      size_t resumed, double start)
+void qct_report_begin(qct_reporter *r, const qc_run_options *hooks, const qc_plan *plan,
+                      const size_t *todo, size_t count, size_t resumed, double start)
 {
+    const size_t units = qc_plan_unit_count(plan);
+    double total = 0, left = 0;
+    for (size_t u = 0; u < units; u++)
+        total += qc_plan_unit_cost(plan, u);
+    for (size_t i = 0; i < count; i++)
+        left += qc_plan_unit_cost(plan, todo[i]);
     *r = (qct_reporter){
         .hooks = hooks,
-        .where = {.units_done = resumed, .units_total = units, .units_resumed = resumed},
+        .plan = plan,
+        .where = {.units_done = resumed, .units_total = units, .units_resumed = resumed,
+                  .work_done = total - left, .work_total = total, .work_resumed = total - left},
         .start = start,
     };
     if (hooks && hooks->progress)
@@ -56,6 +64,7 @@ void qct_report_unit(qct_reporter *r, size_t unit, const qc_tally *t)
     if (h && h->unit_done && !r->hook_failed && h->unit_done(h->hook_ctx, unit, t) != 0)
         __atomic_store_n(&r->hook_failed, 1, __ATOMIC_RELAXED);
     r->where.units_done++;
+    r->where.work_done += qc_plan_unit_cost(r->plan, unit);
     r->where.placements += t->placements;
 }
 

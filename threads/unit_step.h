@@ -58,16 +58,17 @@ qct_step qct_count_step(const qc_plan *plan, size_t unit, const int *stop, int *
  * critical section, or one thread). */
 typedef struct qct_reporter {
     const qc_run_options *hooks;   /* may be NULL: nothing is called       */
+    const qc_plan *plan;           /* for the units' estimated work        */
     qc_progress where;
     double start;                  /* qct_now_seconds() at the start       */
     int hook_failed;               /* unit_done returned nonzero (stored
                                       atomically: others may read it)      */
 } qct_reporter;
 
-/* Starts the books: `units` in the plan, `resumed` of them known, and
- * calls progress once, before counting. */
-void qct_report_begin(qct_reporter *r, const qc_run_options *hooks, size_t units,
-                      size_t resumed, double start);
+/* Starts the books: the plan's units, `resumed` of them known, the other
+ * `count` in todo to be counted; calls progress once, before counting. */
+void qct_report_begin(qct_reporter *r, const qc_run_options *hooks, const qc_plan *plan,
+                      const size_t *todo, size_t count, size_t resumed, double start);
 /* One unit counted: unit_done (until one fails), and the progress books. */
 void qct_report_unit(qct_reporter *r, size_t unit, const qc_tally *t);
 /* Calls progress with where the run stands now. */

@@ -87,6 +87,11 @@ uint64_t qc_plan_fingerprint(const qc_plan *plan);
  * QC_ENOMEM when the unit's working memory could not be allocated;
  * QC_EINVAL when unit is out of range.  On an error *out is zero and the
  * unit is not counted: it must not join a total nor be recorded as done. */
+/* An estimate of the work in unit `unit`, relative to the plan's other
+ * units (only ratios mean anything): for the progress line's share done
+ * and time left.  1 for every unit of an engine that does not estimate;
+ * 0 for a unit out of range. */
+double qc_plan_unit_cost(const qc_plan *plan, size_t unit);
 int qc_plan_count_unit(const qc_plan *plan, size_t unit, qc_tally *out);
 /* The same, watching *stop (NULL: never stops): when *stop turns nonzero
  * (an atomic or signal-handler store), the count ends within about a
@@ -113,6 +118,11 @@ typedef struct qc_progress {
     size_t units_done;    /* of units_total, units_resumed included        */
     size_t units_total;
     size_t units_resumed; /* known before the run (unit_known), not redone */
+    /* The same by estimated work (qc_plan_unit_cost): units differ in
+     * size, so these give the fraction done and the time left. */
+    double work_done;     /* of work_total, work_resumed included           */
+    double work_total;
+    double work_resumed;
     qc_u128 placements;   /* placed by this run so far (resumed excluded)  */
     double seconds;       /* since the run started                         */
 } qc_progress;

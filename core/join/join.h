@@ -12,24 +12,40 @@
 #include "geometry.h"
 #include "halves.h"
 #include "scratch.h"
+#include "shared.h"
+
+/* A unit: the column sets of one pattern, or one slice of them (the
+ * slice-th of the pattern's `slices`, by the order of their column keys). */
+typedef struct qcj_unit_ref {
+    uint32_t pattern;     /* index into the plan's patterns            */
+    uint32_t slice;
+} qcj_unit_ref;
 
 /* Read-only once built, shared by every thread counting its units; the
- * pool it points to is the one part that changes (scratch.h). */
+ * pool and the shared band lists it points to are the parts that change
+ * (scratch.h, shared.h). */
 typedef struct qcj_plan {
     qcj_geometry geo;
     qcj_rank rank;        /* colex rank tables for the band lists      */
     qcj_splits splits[2]; /* a half's columns between its bands: top, bottom */
     uint32_t block;       /* M as a column mask                        */
     int flip;             /* even N: the top-bottom flip is a symmetry */
+    size_t patterns;      /* patterns that hold a counted set          */
+    uint32_t *pattern;    /* [pattern] the top's columns inside M      */
+    uint32_t *slices;     /* [pattern] units its column sets are cut into */
     size_t units;
-    uint32_t *patterns;   /* unit i counts pattern patterns[i]         */
+    qcj_unit_ref *unit;   /* [unit] its pattern and slice, biggest first */
+    double *unit_cost;    /* [unit] estimated cost, relative           */
     qcj_pool *pool;       /* working memory reused by the units        */
+    qcj_shared *shared;   /* band lists of the patterns cut in slices  */
 } qcj_plan;
 
 /* Counts the n-board on this thread with the given split parameters (unit
- * block width of n's parity, key bits, force_wide: geometry.h): the engine
- * with other settings than the plan's (config.h).  Returns QC_OK or an
- * error (QC_ENOMEM). */
-int qcj_count_with(int n, int unit_cols, int key_bits, int force_wide, unsigned __int128 *total);
+ * block width of n's parity, key bits, force_wide: geometry.h; the units
+ * aimed at, QCJ_UNIT_TARGET: 1 cuts no pattern): the engine with other
+ * settings than the plan's (config.h).  Returns QC_OK or an error
+ * (QC_ENOMEM). */
+int qcj_count_with(int n, int unit_cols, int key_bits, int force_wide, double unit_target,
+                   unsigned __int128 *total);
 
 #endif

@@ -130,6 +130,7 @@ static void spare_middle(const qcj_geometry *g, const groups *src, uint64_t mid,
 typedef struct unit_walk {
     const qcj_plan *p;
     qcj_scratch *sc;
+    const qcj_side *sides; /* band lists: [0] the top's, [1] the bottom's */
     uint32_t q, rest;     /* the top's and the bottom's columns inside M */
     uint64_t tested;      /* pairs of band placements and of halves tested */
     qc_u128 total;
@@ -143,7 +144,7 @@ static int make_tops(unit_walk *w, uint32_t s, groups *tops, groups *spared, int
     const qcj_geometry *g = &w->p->geo;
     qcj_scratch *sc = w->sc;
     size_t nt;
-    int rc = qcj_halves_of(&w->p->rank, &w->p->splits[0], &sc->side[0], qcj_squeeze(g, w->q, s), 0,
+    int rc = qcj_halves_of(&w->p->rank, &w->p->splits[0], &w->sides[0], qcj_squeeze(g, w->q, s), 0,
                            &sc->raw[0], &nt, &w->tested);
     *none = rc == QC_OK && nt == 0;
     if (rc != QC_OK || nt == 0)
@@ -182,7 +183,7 @@ static int count_set(unit_walk *w, uint32_t s)
         const uint64_t mid = odd ? g->cell_sig[g->h][c] : 0;
         const uint32_t bset = odd ? free_cols & ~(1u << c) : free_cols;
         size_t nb;
-        int rc = qcj_halves_of(&p->rank, &p->splits[1], &sc->side[1], qcj_squeeze(g, w->rest, bset),
+        int rc = qcj_halves_of(&p->rank, &p->splits[1], &w->sides[1], qcj_squeeze(g, w->rest, bset),
                                mid, &sc->raw[1], &nb, &w->tested);
         if (rc != QC_OK)
             return rc;
@@ -203,27 +204,87 @@ static int count_set(unit_walk *w, uint32_t s)
     return QC_OK;
 }
 
+/* Column keys of a pattern with `free` top columns outside M: C(cols, free). */
+static uint64_t key_count(int cols, int free)
+{
+    if (free < 0 || free > cols)
+        return 0;
+    uint64_t c = 1;
+    for (int i = 1; i <= free; i++)
+        c = c * (uint64_t)(cols - free + i) / (uint64_t)i;
+    return c;
+}
+
+/* The at-th set of `size` columns in increasing order of their masks
+ * (colex order), by the combinatorial number system, largest column
+ * first. */
+static uint32_t key_at(uint64_t at, int size)
+{
+    uint32_t key = 0;
+    for (int k = size; k > 0; k--) {
+        int c = k - 1;
+        while (key_count(c + 1, k) <= at)
+            c++;
+        at -= key_count(c, k);
+        key |= 1u << c;
+    }
+    return key;
+}
+
+/* Counts column keys [lo, hi) of w's pattern, in increasing order of the
+ * keys with the top's number of columns outside M, into w. */
+static int count_keys(unit_walk *w, uint64_t lo, uint64_t hi, const int *stop)
+{
+    const qcj_geometry *g = &w->p->geo;
+    const int top_free = g->h - __builtin_popcount(w->q);   /* top columns outside M */
+    const uint64_t keys = key_count(g->n - qcj_block_cols(g), top_free);
+    if (hi > keys)
+        hi = keys;
+    uint32_t tk = lo < hi ? key_at(lo, top_free) : 0;
+    for (uint64_t at = lo; at < hi; at++) {
+        if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED))
+            return QC_ESTOP;                /* [stop check] once per set */
+        int rc = count_set(w, w->q | qcj_colkey_expand(g, tk));
+        if (rc != QC_OK)
+            return rc;
+        if (tk) {                           /* the next key of as many columns */
+            uint32_t low = tk & -tk, up = tk + low;
+            tk = up | (((tk ^ up) >> 2) / low);
+        }
+    }
+    return QC_OK;
+}
+
 int qcj_count_unit(const qcj_plan *p, size_t unit, qcj_scratch *sc, qc_tally *out)
 {
     const qcj_geometry *g = &p->geo;
-    const int n = g->n, m = qcj_block_cols(g);
     const int *stop = qck_stop_flag;
-    unit_walk w = {.p = p, .sc = sc, .q = p->patterns[unit]};
+    const qcj_unit_ref ref = p->unit[unit];
+    const uint32_t slices = p->slices[ref.pattern];
+    unit_walk w = {.p = p, .sc = sc, .sides = sc->side, .q = p->pattern[ref.pattern]};
     w.rest = p->block & ~w.q;
-    uint64_t placed = 0;
-
-    int rc = qcj_side_build(g, &p->rank, 0, w.q, &sc->side[0], sc->band_tmp, stop, &placed);
+    uint64_t placed = 0, lo = 0, hi = UINT64_MAX;
+    const qcj_shared_sides *shared = NULL;
+    int rc;
+    if (slices == 1) {                      /* the unit lists its own bands */
+        rc = qcj_side_build(g, &p->rank, 0, w.q, &sc->side[0], sc->band_tmp, stop, &placed);
+        if (rc == QC_OK)
+            rc = qcj_side_build(g, &p->rank, 1, w.rest, &sc->side[1], sc->band_tmp, stop, &placed);
+    } else {                                /* [even slices] a share of the sets */
+        rc = qcj_shared_acquire(p->shared, g, &p->rank, ref.pattern, w.q, w.rest, sc->band_tmp,
+                                stop, &shared);
+        if (rc != QC_OK)
+            return rc;
+        w.sides = shared->side;
+        placed = ref.slice == 0 ? shared->placed : 0;   /* the lists' work, counted once */
+        const uint64_t keys = key_count(g->n - qcj_block_cols(g), g->h - __builtin_popcount(w.q));
+        lo = keys * ref.slice / slices;
+        hi = keys * (ref.slice + 1) / slices;
+    }
     if (rc == QC_OK)
-        rc = qcj_side_build(g, &p->rank, 1, w.rest, &sc->side[1], sc->band_tmp, stop, &placed);
-    const int top_free = g->h - __builtin_popcount(w.q);   /* top columns outside M */
-    if (rc == QC_OK && top_free >= 0 && top_free <= n - m)
-        for (uint32_t tk = 0; rc == QC_OK && tk <= qck_full_mask(n - m); tk++) {
-            if (__builtin_popcount(tk) != top_free)
-                continue;
-            if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED))
-                return QC_ESTOP;            /* [stop check] once per set */
-            rc = count_set(&w, w.q | qcj_colkey_expand(g, tk));
-        }
+        rc = count_keys(&w, lo, hi, stop);
+    if (shared)
+        qcj_shared_release(p->shared, ref.pattern, rc == QC_OK);
     if (rc != QC_OK)
         return rc;
     out->solutions = w.total;

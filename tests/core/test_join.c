@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "join/geometry.h"
 #include "join/halves.h"
 #include "join/join.h"
@@ -500,13 +501,15 @@ static void test_engine(void)
     qc_plan *p12;
     if (qc_plan_create(&p12, 12, QC_ENGINE_JOIN) == QC_OK) {
         static const int stop = 1;
-        qc_tally t = {1, 1};
+        qc_tally t = {1, 1}, whole;
+        CHECK(qc_plan_count_unit(p12, 0, &whole) == QC_OK && whole.placements > 0);
         qck_stop_flag = &stop;
         int rc = qc_plan_count_unit(p12, 0, &t);
         qck_stop_flag = NULL;
         CHECK(rc == QC_ESTOP && t.solutions == 0 && t.placements == 0,
               "stopped unit: rc %d, %llu solutions", rc, (unsigned long long)t.solutions);
-        CHECK(qc_plan_count_unit(p12, 0, &t) == QC_OK && t.solutions > 0, "unit after a stop");
+        CHECK(qc_plan_count_unit(p12, 0, &t) == QC_OK && t.solutions == whole.solutions
+              && t.placements == whole.placements, "unit after a stop");
         qc_plan_free(p12);
     }
     qc_plan *p16, *p17;
@@ -528,11 +531,47 @@ static void test_parameters(const known_count *known)
             for (int k = 0; k <= 8 && k <= slots; k += (n > 8 ? 3 : 1))
                 for (int wide = 0; wide <= 1; wide++) {
                     qc_u128 total = 0;
-                    int rc = qcj_count_with(n, m, k, wide, &total);
+                    int rc = qcj_count_with(n, m, k, wide, QCJ_UNIT_TARGET, &total);
                     CHECK(rc == QC_OK && total == known[n].total,
                           "n=%d m=%d k=%d wide=%d: got %llu, want %llu", n, m, k, wide,
                           (unsigned long long)total, (unsigned long long)known[n].total);
                 }
+    }
+}
+
+/* [even slices] Patterns cut into slices of their column sets, sharing
+ * the pattern's band lists (join/shared.c): whole (a target of 1 unit
+ * cuts none), the plan's cut, and every pattern cut into single column
+ * keys (a target beyond any board's work), against the published totals;
+ * and the slices of each pattern of a plan, counted on this thread in
+ * any order, add up to the whole pattern. */
+static void test_slices(const known_count *known)
+{
+    const double targets[] = {1, QCJ_UNIT_TARGET, 1e300};
+    for (int n = 1; n <= 14; n++)
+        for (int i = 0; i < 3; i++) {
+            qc_u128 total = 0;
+            int rc = qcj_count_with(n, qcj_unit_cols(n), qcj_key_bits(n), 0, targets[i], &total);
+            CHECK(rc == QC_OK && total == known[n].total, "n=%d target %g: got %llu, want %llu",
+                  n, targets[i], (unsigned long long)total, (unsigned long long)known[n].total);
+        }
+    /* backwards through the plan: each pattern's last slice first, so the
+     * lists are built by another slice than the first, and recycled */
+    qc_plan *p;
+    if (qc_plan_create(&p, 15, QC_ENGINE_JOIN) == QC_OK) {
+        const qcj_plan *jp = p->engine_data;
+        size_t cut = 0;
+        for (size_t i = 0; i < jp->patterns; i++)
+            cut += jp->slices[i] > 1;
+        CHECK(cut > 0, "n=15: no pattern cut");
+        qc_u128 total = 0;
+        for (size_t u = qc_plan_unit_count(p); u-- > 0;) {
+            qc_tally t;
+            CHECK(qc_plan_count_unit(p, u, &t) == QC_OK);
+            total += t.solutions;
+        }
+        CHECK(total == known[15].total);
+        qc_plan_free(p);
     }
 }
 
@@ -551,6 +590,7 @@ int main(int argc, char **argv)
         static known_count known[QC_N_MAX + 1];
         known_load(argv[1], known);
         test_parameters(known);
+        test_slices(known);
     }
     return check_report("join");
 }

@@ -46,8 +46,39 @@ static void progress(void *ctx, const qc_progress *p)
 {
     hooks *h = ctx;
     CHECK(p->units_done >= h->last.units_done);
+    CHECK(p->work_done >= h->last.work_done && p->work_done <= p->work_total * (1 + 1e-9));
     h->last = *p;
     h->progress_calls++;
+}
+
+/* The work estimates of a join plan (its units differ in cost): the run's
+ * books start at the resumed units' share and end at the whole. */
+static void work_books(void)
+{
+    qc_plan *plan;
+    CHECK(qc_plan_create(&plan, 14, QC_ENGINE_JOIN) == QC_OK);
+    const size_t units = qc_plan_unit_count(plan);
+    hooks h = {.plan = plan, .done_calls = calloc(units, sizeof(unsigned))};
+    double total = 0, resumed = 0, smallest = 1e300, largest = 0;
+    for (size_t u = 0; u < units; u++) {
+        double c = qc_plan_unit_cost(plan, u);
+        CHECK(c > 0, "unit %zu cost %g", u, c);
+        total += c;
+        resumed += u % 2 ? 0 : c;
+        smallest = c < smallest ? c : smallest;
+        largest = c > largest ? c : largest;
+    }
+    CHECK(qc_plan_unit_cost(plan, units) == 0);
+    CHECK(largest > 2 * smallest, "join units should differ in cost");
+    qc_run_options o = {.threads = 2, .bind = 0, .hook_ctx = &h, .unit_known = known_even,
+                        .unit_done = record, .progress = progress};
+    qc_result r;
+    CHECK(qc_run(plan, &o, &r) == QC_OK);
+    CHECK(h.last.work_total > total * (1 - 1e-9) && h.last.work_total < total * (1 + 1e-9));
+    CHECK(h.last.work_resumed > resumed * (1 - 1e-9) && h.last.work_resumed < resumed * (1 + 1e-9));
+    CHECK(h.last.work_done > total * (1 - 1e-9), "work done %g of %g", h.last.work_done, total);
+    free(h.done_calls);
+    qc_plan_free(plan);
 }
 
 int main(int argc, char **argv)
@@ -57,6 +88,7 @@ int main(int argc, char **argv)
     known_count known[QC_N_MAX + 1] = {0};
     known_load(argv[1], known);
 
+    work_books();
     qc_plan *plan;
     if (qc_plan_create(&plan, 12, QC_ENGINE_HALVING) != QC_OK)
         return 1;

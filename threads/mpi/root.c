@@ -28,7 +28,7 @@ void qct_root_open(qct_root *b, qct_rank *s, const qc_run_options *opts, double 
     s->no_more = 1;
     s->stop = opts ? opts->stop : NULL;
     b->todo = s->tail;
-    qct_report_begin(&b->rep, opts, b->units, b->resumed, start);
+    qct_report_begin(&b->rep, opts, s->plan, s->queue, s->tail, b->resumed, start);
 }
 
 void qct_root_close(qct_root *b)

@@ -48,15 +48,14 @@ static void format_duration(double s, char *buf, size_t len)
 
 void qcp_line_format(const qc_progress *p, double elapsed, char *buf, size_t len)
 {
-    double pct = p->units_total ? 100.0 * (double)p->units_done / (double)p->units_total : 100.0;
-    /* ETA from the pace of the units counted by this run (resumed ones
-     * took no time); units differ in size, so it is a rough guide */
-    size_t counted = p->units_done - p->units_resumed;
-    size_t left = p->units_total - p->units_done;
+    /* the share done and the ETA by the units' estimated work, at the
+     * pace of the work counted by this run (resumed units took no time) */
+    double pct = p->work_total > 0 ? 100.0 * p->work_done / p->work_total : 100.0;
+    double counted = p->work_done - p->work_resumed, left = p->work_total - p->work_done;
     char el[32], eta[32];
     format_duration(elapsed, el, sizeof el);
     if (counted > 0 && elapsed > 0)
-        format_duration(elapsed / (double)counted * (double)left, eta, sizeof eta);
+        format_duration(elapsed / counted * (left > 0 ? left : 0), eta, sizeof eta);
     else
         snprintf(eta, sizeof eta, "--");
     double rate = elapsed > 0 ? (double)p->placements / elapsed : 0.0;
