@@ -112,7 +112,7 @@ static inline int qcj_key_bits(int n)
  * no unit holds them (those of the patterns ahead, a stopped or resumed
  * run), and entries whose buffers are kept for the next pattern. */
 #define QCJ_SHARED_IDLE (2 * QCJ_SHARED_AHEAD)
-#define QCJ_SHARED_SPARES 16
+#define QCJ_SHARED_SPARES 4
 
 /* The largest rank table a band may have (entries): keeps a unit's memory
  * bounded whatever N; the split above stays far below it (2^26 entries of
