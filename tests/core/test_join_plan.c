@@ -1,0 +1,228 @@
+/*
+ * test_join_plan.c — the join engine as a whole: the symmetry weights
+ * against orbits computed by brute force, the engine unit by unit against
+ * the halving engine, every split it may choose (unit block widths, key
+ * bits, 64-bit lanes) and its patterns cut into slices that share band
+ * lists ([even slices]), against the published totals.
+ * Usage: test_join_plan KNOWN_TSV
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "join/join.h"
+#include "join/orbits.h"
+#include "kernel/kernel.h"
+#include "plan.h"
+#include "check.h"
+#include "known.h"
+
+/* Weights against brute-force orbits: over the canonical units, the
+ * weights of the counted sets add up to the number of all top sets (each
+ * orbit once, with its size), and each weight is its orbit's size. */
+static int orbit_size(uint32_t s, int n, int flip)
+{
+    uint32_t full = (1u << n) - 1u, img[4] = {s, qcj_mirror(s, n), full & ~s, full & ~qcj_mirror(s, n)};
+    int size = 0;
+    for (int i = 0; i < (flip ? 4 : 2); i++) {
+        int seen = 0;
+        for (int j = 0; j < i; j++)
+            seen |= img[j] == img[i];
+        size += !seen;
+    }
+    return size;
+}
+
+static void test_weights(void)
+{
+    for (int n = 2; n <= 14; n += 2)
+        for (int m = 0; m <= n; m += 2) {
+            int lo = (n - m) / 2, h = n / 2;
+            uint32_t block = (uint32_t)(((1u << m) - 1) << lo);
+            uint64_t sum = 0, all = 0;
+            for (uint32_t s = 0; s < 1u << n; s++) {
+                if (__builtin_popcount(s) != h)
+                    continue;
+                all++;
+                uint32_t q = s & block;
+                if (!qcj_pattern_canonical(q, block, n, 1))
+                    continue;
+                int w = qcj_set_weight(s, q, block, n, 1);
+                if (w) {
+                    sum += (uint64_t)w;
+                    CHECK(w == orbit_size(s, n, 1), "n=%d s=%x weight %d", n, s, w);
+                }
+            }
+            CHECK(sum == all, "n=%d m=%d: weights add to %llu, want %llu", n, m,
+                  (unsigned long long)sum, (unsigned long long)all);
+        }
+    for (int n = 3; n <= 13; n += 2)
+        for (int m = 1; m <= n; m += 2) {
+            int lo = (n - m) / 2, h = n / 2;
+            uint32_t block = (uint32_t)(((1u << m) - 1) << lo), full = (1u << n) - 1u;
+            uint64_t sum = 0, all = 0;
+            for (uint32_t s = 0; s < 1u << n; s++) {
+                if (__builtin_popcount(s) != h)
+                    continue;
+                for (int c = 0; c < n; c++) {
+                    if (s >> c & 1u)
+                        continue;
+                    all++;
+                    if (!qcj_pattern_canonical(s & block, block, n, 0))
+                        continue;
+                    int w = qcj_triple_weight(s, c, block, n);
+                    sum += (uint64_t)w;
+                    if (w) {   /* brute-force orbit of (s, c) */
+                        uint32_t b = full & ~s & ~(1u << c);
+                        uint32_t ts[4] = {s, qcj_mirror(s, n), b, qcj_mirror(b, n)};
+                        int cs[4] = {c, n - 1 - c, c, n - 1 - c}, size = 0;
+                        for (int i = 0; i < 4; i++) {
+                            int seen = 0;
+                            for (int j = 0; j < i; j++)
+                                seen |= ts[j] == ts[i] && cs[j] == cs[i];
+                            size += !seen;
+                        }
+                        CHECK(w == size, "n=%d s=%x c=%d weight %d, orbit %d", n, s, c, w, size);
+                    }
+                }
+            }
+            CHECK(sum == all, "odd n=%d m=%d: weights add to %llu, want %llu", n, m,
+                  (unsigned long long)sum, (unsigned long long)all);
+        }
+}
+
+/* The engine unit by unit against the halving engine, and its plan's
+ * units and fingerprint deterministic. */
+static void test_engine(void)
+{
+    for (int n = 1; n <= 12; n++) {
+        qc_plan *a, *b, *h;
+        if (qc_plan_create(&a, n, QC_ENGINE_JOIN) != QC_OK || qc_plan_create(&b, n, QC_ENGINE_JOIN) != QC_OK ||
+            qc_plan_create(&h, n, QC_ENGINE_HALVING) != QC_OK) {
+            CHECK(0, "n=%d: plan not built", n);
+            continue;
+        }
+        CHECK(qc_plan_fingerprint(a) == qc_plan_fingerprint(b), "n=%d fingerprint unstable", n);
+        CHECK(qc_plan_unit_count(a) >= 1, "n=%d no units", n);
+        qc_u128 join_total = 0, halving_total = 0;
+        for (size_t u = 0; u < qc_plan_unit_count(a); u++) {
+            qc_tally t1, t2;
+            CHECK(qc_plan_count_unit(a, u, &t1) == QC_OK, "n=%d unit %zu failed", n, u);
+            CHECK(qc_plan_count_unit(b, u, &t2) == QC_OK, "n=%d unit %zu failed", n, u);
+            CHECK(t1.solutions == t2.solutions, "n=%d unit %zu not repeatable", n, u);
+            join_total += t1.solutions;
+        }
+        for (size_t u = 0; u < qc_plan_unit_count(h); u++) {
+            qc_tally t;
+            CHECK(qc_plan_count_unit(h, u, &t) == QC_OK, "n=%d halving unit %zu failed", n, u);
+            halving_total += t.solutions;
+        }
+        CHECK(join_total == halving_total, "n=%d: join %llu, halving %llu", n,
+              (unsigned long long)join_total, (unsigned long long)halving_total);
+        qc_plan_free(a);
+        qc_plan_free(b);
+        qc_plan_free(h);
+    }
+    /* large boards: the plan builds (units, fingerprint) without counting */
+    for (int n = 18; n <= 32; n++) {
+        qc_plan *p;
+        int rc = qc_plan_create(&p, n, QC_ENGINE_JOIN);
+        CHECK(rc == QC_OK, "n=%d: plan not built", n);
+        if (rc == QC_OK) {
+            CHECK(qc_plan_unit_count(p) > 50, "n=%d: only %zu units", n, qc_plan_unit_count(p));
+            qc_plan_free(p);
+        }
+    }
+    /* a unit cut short by the thread's stop flag: QC_ESTOP, nothing counted */
+    qc_plan *p12;
+    if (qc_plan_create(&p12, 12, QC_ENGINE_JOIN) == QC_OK) {
+        static const int stop = 1;
+        qc_tally t = {1, 1}, whole;
+        CHECK(qc_plan_count_unit(p12, 0, &whole) == QC_OK && whole.placements > 0);
+        qck_stop_flag = &stop;
+        int rc = qc_plan_count_unit(p12, 0, &t);
+        qck_stop_flag = NULL;
+        CHECK(rc == QC_ESTOP && t.solutions == 0 && t.placements == 0,
+              "stopped unit: rc %d, %llu solutions", rc, (unsigned long long)t.solutions);
+        CHECK(qc_plan_count_unit(p12, 0, &t) == QC_OK && t.solutions == whole.solutions
+              && t.placements == whole.placements, "unit after a stop");
+        qc_plan_free(p12);
+    }
+    qc_plan *p16, *p17;
+    if (qc_plan_create(&p16, 16, QC_ENGINE_JOIN) == QC_OK && qc_plan_create(&p17, 17, QC_ENGINE_JOIN) == QC_OK) {
+        CHECK(qc_plan_fingerprint(p16) != qc_plan_fingerprint(p17), "fingerprints of 16 and 17 equal");
+        qc_plan_free(p16);
+        qc_plan_free(p17);
+    }
+}
+
+/* Every split the engine may choose, on boards small enough to count
+ * quickly: unit block widths, key bits, and 64-bit lanes (which the plan
+ * only takes from N=21), against the published totals. */
+static void test_parameters(const known_count *known)
+{
+    for (int n = 1; n <= 11; n++) {
+        int slots = n % 2 ? 2 * n : 2 * (n - 1);
+        for (int m = n % 2; m <= n; m += 2)
+            for (int k = 0; k <= 8 && k <= slots; k += (n > 8 ? 3 : 1))
+                for (int wide = 0; wide <= 1; wide++) {
+                    qc_u128 total = 0;
+                    int rc = qcj_count_with(n, m, k, wide, QCJ_UNIT_TARGET, &total);
+                    CHECK(rc == QC_OK && total == known[n].total,
+                          "n=%d m=%d k=%d wide=%d: got %llu, want %llu", n, m, k, wide,
+                          (unsigned long long)total, (unsigned long long)known[n].total);
+                }
+    }
+}
+
+/* [even slices] Patterns cut into slices of their column sets, sharing
+ * the pattern's band lists (join/shared.c): whole (a target of 1 unit
+ * cuts none), the plan's cut, and every pattern cut into single column
+ * keys (a target beyond any board's work), against the published totals;
+ * and the slices of each pattern of a plan, counted on this thread in
+ * any order, add up to the whole pattern. */
+static void test_slices(const known_count *known)
+{
+    const double targets[] = {1, QCJ_UNIT_TARGET, 1e300};
+    for (int n = 1; n <= 14; n++)
+        for (int i = 0; i < 3; i++) {
+            qc_u128 total = 0;
+            int rc = qcj_count_with(n, qcj_unit_cols(n), qcj_key_bits(n), 0, targets[i], &total);
+            CHECK(rc == QC_OK && total == known[n].total, "n=%d target %g: got %llu, want %llu",
+                  n, targets[i], (unsigned long long)total, (unsigned long long)known[n].total);
+        }
+    /* backwards through the plan: each pattern's last slice first, so the
+     * lists are built by another slice than the first, and recycled */
+    qc_plan *p;
+    if (qc_plan_create(&p, 15, QC_ENGINE_JOIN) == QC_OK) {
+        const qcj_plan *jp = p->engine_data;
+        size_t cut = 0;
+        for (size_t i = 0; i < jp->patterns; i++)
+            cut += jp->slices[i] > 1;
+        CHECK(cut > 0, "n=15: no pattern cut");
+        qc_u128 total = 0;
+        for (size_t u = qc_plan_unit_count(p); u-- > 0;) {
+            qc_tally t;
+            CHECK(qc_plan_count_unit(p, u, &t) == QC_OK);
+            total += t.solutions;
+        }
+        CHECK(total == known[15].total);
+        qc_plan_free(p);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s KNOWN_TSV\n", argv[0]);
+        return 2;
+    }
+    static known_count known[QC_N_MAX + 1];
+    known_load(argv[1], known);
+    test_weights();
+    test_engine();
+    test_parameters(known);
+    test_slices(known);
+    return check_report("join plan");
+}
