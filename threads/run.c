@@ -13,6 +13,9 @@
  * Stops: the workers read *stop before each unit, and the engines read it
  * inside long units (qc_plan_count_unit_until); a unit cut short is
  * dropped, never reported.
+ * Threads: one per slot of the allowed CPUs unless asked otherwise, bound
+ * inside them (topology.h); pool threads that an earlier run pinned are
+ * bound again, so a run never inherits another run's pinning.
  * Failures: a unit that fails (out of memory) is dropped too, never
  * reported, and no worker starts another unit after it, as after a failed
  * unit_done; the units already under way finish and are reported, since
@@ -31,7 +34,8 @@
 typedef struct run_state {
     const qc_plan *plan;
     const int *stop;          /* the caller's stop flag, or NULL          */
-    qct_topology *topo;       /* NULL: threads are not pinned             */
+    qct_topology *topo;       /* NULL: threads are not bound              */
+    int bind;                 /* QC_BIND_* flags                          */
     int threads;              /* asked for                                */
     int ran;                  /* granted: OpenMP may grant fewer          */
     qct_thread_sum *sums;     /* [threads]: each thread's own             */
@@ -59,11 +63,8 @@ static int run_open(run_state *r, const qc_plan *plan, const qc_run_options *opt
     memset(r, 0, sizeof *r);
     r->plan = plan;
     r->topo = qct_topology_open();
-    r->threads = opts && opts->threads > 0 ? opts->threads : qct_topology_core_count(r->topo);
-    if (!(opts ? opts->bind : 1)) {
-        qct_topology_close(r->topo);
-        r->topo = NULL;
-    }
+    r->bind = opts ? opts->bind : QC_BIND_PIN;
+    r->threads = opts && opts->threads > 0 ? opts->threads : qct_topology_slots(r->topo, r->bind);
     r->unit_count = qc_plan_unit_count(plan);
     r->sums = aligned_alloc(64, sizeof(qct_thread_sum) * (size_t)r->threads);
     r->todo = malloc(sizeof *r->todo * (r->unit_count ? r->unit_count : 1));
@@ -110,10 +111,10 @@ static void count_all(run_state *r)
     #pragma omp parallel num_threads(r->threads)
     {
         int me = omp_get_thread_num();
+        int team = omp_get_num_threads();
         #pragma omp single nowait
-        r->ran = omp_get_num_threads();
-        if (r->topo)
-            qct_topology_pin_thread(r->topo, me);
+        r->ran = team;
+        qct_topology_bind_thread(r->topo, me, team, r->bind);
         qct_thread_sum mine = {0};
         #pragma omp for schedule(dynamic, 1) nowait
         for (long i = 0; i < r->units; i++) {
@@ -122,6 +123,7 @@ static void count_all(run_state *r)
         }
         r->sums[me] = mine;
     }
+    qct_topology_unbind(r->topo);   /* the caller's thread was thread 0 */
 }
 
 /* The known units and every thread's sums into *result; the run's code. */

@@ -21,8 +21,8 @@ typedef enum qc_action {
 typedef struct qc_options {
     qc_action action;
     int n;
-    int threads;          /* 0: hwloc's core count */
-    int bind;
+    int threads;          /* 0: one per allowed core (qc_run_options) */
+    int bind;             /* QC_BIND_* flags: --no-bind, --smt */
     int json;
     qc_engine_id engine;  /* N's default (qc_engine_default) unless given */
     int engine_given;     /* -e/--engine was on the command line          */

@@ -11,7 +11,10 @@
 #include "options.h"
 
 /* Prints r as opts asks.  json_extra, when set, appends fields to the JSON
- * object (it prints ", \"key\": value..." to out).  Returns 0, or 2 with a
+ * object (it prints ", \"key\": value..." to out: an MPI job's ranks);
+ * without it the count ran in this process, and the JSON object ends with
+ * the CPUs its threads ran on ("cpus": "0-3", "cpu_count": 4; "" and 0
+ * when hwloc cannot tell).  Returns 0, or 2 with a
  * one-line message on stderr when stdout cannot be written or the
  * symmetric counts behind --unique fail. */
 int qc_report_result(const qc_options *opts, const qc_result *r,
