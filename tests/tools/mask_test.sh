@@ -58,10 +58,17 @@ expect_refused() {
 long=(18 -e eightfold)   # seconds of counting: long enough to look at
 q12=$(known_total 12) q14=$(known_total 14) q16=$(known_total 16)
 
+# A cross build's qcount is a script that runs it under an emulator
+# (tests/CMakeLists.txt), whose own threads would be in /proc too: there,
+# only what qcount reports is checked.
+emulated=; [ "$(head -c 2 "$qcount")" = "#!" ] && emulated=yes
+
 # one allowed CPU: every thread on it, pinned or not, whatever -t says
-expect_lists 1 "$first " taskset -c "$first" "$qcount" "${long[@]}"
-expect_lists 2 "$first $first " taskset -c "$first" "$qcount" "${long[@]}" -t 2
-expect_lists 3 "$first $first $first " taskset -c "$first" "$qcount" "${long[@]}" -t 3 --no-bind
+if [ -z "$emulated" ]; then
+    expect_lists 1 "$first " taskset -c "$first" "$qcount" "${long[@]}"
+    expect_lists 2 "$first $first " taskset -c "$first" "$qcount" "${long[@]}" -t 2
+    expect_lists 3 "$first $first $first " taskset -c "$first" "$qcount" "${long[@]}" -t 3 --no-bind
+fi
 expect_json "1 $first 1 $q12" taskset -c "$first" "$qcount" --json 12
 expect_json "3 $first 1 $q12" taskset -c "$first" "$qcount" --json 12 -t 3
 expect_json "1 $first 1 $q12" taskset -c "$first" "$qcount" --json 12 --smt
@@ -70,8 +77,10 @@ if [ ${#cpus[@]} -ge 2 ]; then
     a=${cpus[0]} b=${cpus[1]}
     ab="$a,$b"; [ "$b" -eq $((a + 1)) ] && ab="$a-$b"   # as Linux lists them
     # two CPUs: two threads, each pinned to its own; three float over both
-    expect_lists 2 "$a $b " taskset -c "$a,$b" "$qcount" "${long[@]}" -t 2
-    expect_lists 3 "$ab $ab $ab " taskset -c "$a,$b" "$qcount" "${long[@]}" -t 3
+    if [ -z "$emulated" ]; then
+        expect_lists 2 "$a $b " taskset -c "$a,$b" "$qcount" "${long[@]}" -t 2
+        expect_lists 3 "$ab $ab $ab " taskset -c "$a,$b" "$qcount" "${long[@]}" -t 3
+    fi
     expect_json "3 $ab 2 $q16" taskset -c "$a,$b" "$qcount" --json 16 -t 3
     for e in halving eightfold; do
         expect_json "3 $ab 2 $q14" taskset -c "$a,$b" "$qcount" --json 14 -t 3 -e $e
