@@ -118,7 +118,7 @@ typedef struct qc_progress {
 } qc_progress;
 
 typedef struct qc_run_options {
-    int threads;          /* 0: one per slot (qc_topology_cores, or PUs)   */
+    int threads;          /* 0: one per slot (see QC_BIND_SMT below)       */
     int bind;             /* QC_BIND_* flags, below                        */
     /* Resumable, stoppable runs: all optional, zero/NULL is off. */
     void *hook_ctx;       /* passed to the three hooks                     */

@@ -180,6 +180,7 @@ static int take_option(int c, char **argv, qc_options *opts, char *err, size_t e
  * Where the hook does not run, the value is refused all the same. */
 static const char *omp_refused;   /* written before main, then only read */
 
+#if defined(__ELF__) && defined(__GLIBC__)   /* glibc passes the environment */
 static void omp_hide_refused(int argc, char **argv, char **envp)
 {
     (void)argc;
@@ -200,7 +201,6 @@ static void omp_hide_refused(int argc, char **argv, char **envp)
     }
 }
 
-#if defined(__ELF__) && defined(__linux__)
 __attribute__((section(".preinit_array"), used))
 static void (*const omp_hide_hook)(int, char **, char **) = omp_hide_refused;
 #endif
