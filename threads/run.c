@@ -13,8 +13,11 @@
  * Stops: the workers read *stop before each unit, and the engines read it
  * inside long units (qc_plan_count_unit_until); a unit cut short is
  * dropped, never reported.
- * Threads: as many as asked for, or fewer when the system refuses to
- * create more (spawn.h): result->threads says how many counted.
+ * Threads: one per slot of the allowed CPUs unless asked otherwise, bound
+ * inside them (topology.h); pool threads that an earlier run pinned are
+ * bound again, so a run never inherits another run's pinning.  Fewer when
+ * the system refuses to create more (spawn.h): result->threads says how
+ * many counted.
  * Failures: a unit that fails (out of memory) is dropped too, never
  * reported, and no worker starts another unit after it, as after a failed
  * unit_done; the units already under way finish and are reported, since
@@ -34,7 +37,8 @@
 typedef struct run_state {
     const qc_plan *plan;
     const int *stop;          /* the caller's stop flag, or NULL          */
-    qct_topology *topo;       /* NULL: threads are not pinned             */
+    qct_topology *topo;       /* NULL: threads are not bound              */
+    int bind;                 /* QC_BIND_* flags                          */
     int threads;              /* asked for                                */
     int ran;                  /* granted: OpenMP may grant fewer          */
     qct_thread_sum *sums;     /* [threads]: each thread's own             */
@@ -62,12 +66,9 @@ static int run_open(run_state *r, const qc_plan *plan, const qc_run_options *opt
     memset(r, 0, sizeof *r);
     r->plan = plan;
     r->topo = qct_topology_open();
-    r->threads = opts && opts->threads > 0 ? opts->threads : qct_topology_core_count(r->topo);
+    r->bind = opts ? opts->bind : QC_BIND_PIN;
+    r->threads = opts && opts->threads > 0 ? opts->threads : qct_topology_slots(r->topo, r->bind);
     r->threads = qct_threads_available(r->threads);   /* libgomp would exit(1) */
-    if (!(opts ? opts->bind : 1)) {
-        qct_topology_close(r->topo);
-        r->topo = NULL;
-    }
     r->unit_count = qc_plan_unit_count(plan);
     r->sums = aligned_alloc(64, sizeof(qct_thread_sum) * (size_t)r->threads);
     r->todo = malloc(sizeof *r->todo * (r->unit_count ? r->unit_count : 1));
@@ -114,10 +115,10 @@ static void count_all(run_state *r)
     #pragma omp parallel num_threads(r->threads)
     {
         int me = omp_get_thread_num();
+        int team = omp_get_num_threads();
         #pragma omp single nowait
-        r->ran = omp_get_num_threads();
-        if (r->topo)
-            qct_topology_pin_thread(r->topo, me);
+        r->ran = team;
+        qct_topology_bind_thread(r->topo, me, team, r->bind);
         qct_thread_sum mine = {0};
         #pragma omp for schedule(dynamic, 1) nowait
         for (long i = 0; i < r->units; i++) {
@@ -126,6 +127,7 @@ static void count_all(run_state *r)
         }
         r->sums[me] = mine;
     }
+    qct_topology_unbind(r->topo);   /* the caller's thread was thread 0 */
 }
 
 /* The known units and every thread's sums into *result; the run's code. */

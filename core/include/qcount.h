@@ -128,8 +128,8 @@ typedef struct qc_progress {
 } qc_progress;
 
 typedef struct qc_run_options {
-    int threads;          /* 0: one per core of the machine (hwloc)        */
-    int bind;             /* nonzero: pin each thread to its own core      */
+    int threads;          /* 0: one per slot (see QC_BIND_SMT below)       */
+    int bind;             /* QC_BIND_* flags, below                        */
     /* Resumable, stoppable runs: all optional, zero/NULL is off. */
     void *hook_ctx;       /* passed to the three hooks                     */
     /* Nonzero when `unit` is already counted (a checkpoint ledger): its
@@ -160,8 +160,23 @@ typedef struct qc_result {
     double seconds;       /* wall-clock time of the run                    */
 } qc_result;
 
-/* Cores of this machine as hwloc sees them (at least 1). */
+/* qc_run_options.bind.  A run's threads stay on the CPUs the calling
+ * thread may use (its affinity: taskset, cgroup cpusets, Slurm), on one
+ * processing unit (PU) per physical core, or on every PU with QC_BIND_SMT
+ * (SMT siblings after every core's first PU): those are its slots.  With
+ * QC_BIND_PIN and no more threads than slots, each thread is pinned to its
+ * own slot; otherwise the threads move freely over all the slots.  The
+ * calling thread gets its own CPUs back when qc_run returns. */
+#define QC_BIND_PIN 1     /* pin each thread to its own slot               */
+#define QC_BIND_SMT 2     /* SMT siblings too: one slot per allowed PU     */
+
+/* Physical cores this process may use (its CPU affinity, as hwloc sees
+ * the machine); at least 1. */
 int qc_topology_cores(void);
+/* The CPUs a qc_run with these threads (0: the default) and bind flags
+ * runs on, as a list of OS CPU numbers ("0-3,8") in buf; returns how many,
+ * or 0 (buf "") when hwloc cannot tell. */
+int qc_topology_cpus(int threads, int bind, char *buf, size_t len);
 
 /* Counts every unit of plan over opts->threads threads; fills *result.
  * Returns QC_OK, or QC_ESTOP / QC_EHOOK with *result covering the units

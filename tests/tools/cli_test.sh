@@ -99,7 +99,7 @@ else bad "--json: $(cat "$tmp/out")"; fi
 # --json --unique: a unique field next to the total
 "$qcount" 8 --json --unique >"$tmp/out" 2>"$tmp/err"
 if [ $? -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 1 ] && [ ! -s "$tmp/err" ] \
-   && grep -qE '^\{"n": 8, "total": 92, "unique": 12, .*"placements": [0-9]+, "placements_per_second": [0-9]+, "peak_rss_kib": [0-9]+, "context": \{.*\}\}$' "$tmp/out"; then ok
+   && grep -qE '^\{"n": 8, "total": 92, "unique": 12, .*"placements": [0-9]+, "placements_per_second": [0-9]+, "peak_rss_kib": [0-9]+, "cpus": "[0-9,-]+", "cpu_count": [0-9]+, "context": \{.*\}\}$' "$tmp/out"; then ok
 else bad "--json --unique: $(cat "$tmp/out")"; fi
 "$qcount" 8 --json >"$tmp/out" 2>&1
 if grep -q '"unique"' "$tmp/out"; then bad "--json without --unique has a unique field"; else ok; fi

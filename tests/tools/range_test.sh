@@ -61,11 +61,11 @@ for n, line in enumerate(lines, 1):
     assert (o["total"], o["unique"]) == known[n] and o["check"] == "agree", line
     assert o["seconds"] >= 0 and o["cpu_seconds"] >= 0, line
     c = o["context"]
-    for k in ("version", "isa", "march", "bind", "openmp", "hwloc", "mpi", "host", "cpus", "date"):
+    for k in ("version", "isa", "march", "bind", "openmp", "hwloc", "mpi", "host", "online_cpus", "date"):
         assert k in c, (k, line)
     assert re.fullmatch(r"\d+\.\d+\.\d+", c["version"]) and c["bind"] is False, line
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", c["date"]), line
-    assert c["isa"] and c["march"] in ("native", "default") and c["cpus"] >= 1, line
+    assert c["isa"] and c["march"] in ("native", "default") and c["online_cpus"] >= 1, line
 PY
 
 # ---- --check: agreement, a corrupted reference, no known value

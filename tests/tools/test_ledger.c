@@ -3,7 +3,8 @@
  * back after a reopen; what a crash leaves (torn tail, bad last record,
  * zero blocks) is tolerated and repaired at the next append; everything
  * else (foreign plan, corrupted middle record, truncated header, twice
- * recorded unit, a second user) is refused with the file untouched.
+ * recorded unit, a second user) is refused with the file untouched; the
+ * bytes are little-endian on every host.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +77,67 @@ static qct_ledger *open_ok(const qc_plan *plan)
     return l;
 }
 
+/* [byte order] The file is little-endian on every host: a halving N=10
+ * ledger holding unit 7, byte for byte as qcount on x86-64 writes it (so
+ * ledgers already written stay valid, and a big-endian or otherwise wrong
+ * encoding shows here).  The fingerprint and checksums are the plan's. */
+static const unsigned char le_header[QCT_LEDGER_HEADER_SIZE] = {
+    'Q', 'C', 'L', 'E', 'D', 'G', 'E', 'R',
+    0x01, 0x00, 0x00, 0x00, 0x40, 0x00, 0x00, 0x00,   /* version 1, header size 64 */
+    0x0a, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,   /* N 10, engine 0 (halving)  */
+    'h', 'a', 'l', 'v', 'i', 'n', 'g', 0x00,
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+    0xc0, 0x0e, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,   /* 3776 units                */
+    0x01, 0x64, 0xbc, 0xc0, 0x75, 0xfe, 0x53, 0x1f,   /* fingerprint               */
+    0xf5, 0x25, 0x65, 0xee, 0x26, 0x6a, 0xd0, 0x47,   /* checksum                  */
+};
+static const unsigned char le_record[QCT_LEDGER_RECORD_SIZE] = {
+    0x07, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,   /* unit 7                    */
+    0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01,   /* solutions, low half       */
+    0x0d, 0x0c, 0x0b, 0x0a, 0x00, 0x00, 0x00, 0x00,   /* solutions, high half      */
+    0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11,   /* placements                */
+    0x33, 0x14, 0x07, 0x83, 0x9a, 0x10, 0x9b, 0x01,   /* checksum                  */
+};
+static const qc_tally le_tally = {
+    .solutions = (qc_u128)0x0a0b0c0d << 64 | 0x0102030405060708ULL,
+    .placements = 0x1122334455667788ULL,
+};
+
+static void put_le64(unsigned char *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* The encoders, a ledger written here, and one written elsewhere. */
+static void check_byte_order(const qc_plan *plan)
+{
+    unsigned char buf[QCT_LEDGER_HEADER_SIZE + QCT_LEDGER_RECORD_SIZE];
+    qct_ledger_encode_header(plan, buf);
+    CHECK(memcmp(buf, le_header, sizeof le_header) == 0);
+    qct_ledger_encode_record(qc_plan_fingerprint(plan), 7, &le_tally, buf);
+    CHECK(memcmp(buf, le_record, sizeof le_record) == 0);
+
+    qct_ledger *l = open_ok(plan);
+    CHECK(qct_ledger_record(l, 7, &le_tally) == 0);
+    qct_ledger_close(l);
+    size_t len;
+    unsigned char *file = slurp(path, &len);
+    CHECK(len == sizeof buf && memcmp(file, le_header, sizeof le_header) == 0
+          && memcmp(file + sizeof le_header, le_record, sizeof le_record) == 0);
+    free(file);
+
+    memcpy(buf, le_header, sizeof le_header);
+    memcpy(buf + sizeof le_header, le_record, sizeof le_record);
+    spit(path, buf, sizeof buf);
+    l = open_ok(plan);
+    qc_tally t;
+    CHECK(qct_ledger_done_count(l) == 1 && qct_ledger_get(l, 7, &t) == 0
+          && t.solutions == le_tally.solutions && t.placements == le_tally.placements);
+    qct_ledger_close(l);
+    unlink(path);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir))
@@ -87,6 +149,7 @@ int main(void)
     const size_t units = qc_plan_unit_count(plan);
     const size_t hs = QCT_LEDGER_HEADER_SIZE, rs = QCT_LEDGER_RECORD_SIZE;
     CHECK(units >= 8);
+    check_byte_order(plan);
 
     /* a new ledger is a header and nothing else */
     qct_ledger *l = open_ok(plan);
@@ -177,12 +240,12 @@ int main(void)
     memcpy(buf, good, len);
     memcpy(buf + 24, "octo\0\0\0", 8);
     buf[20] = 7;
-    *(uint64_t *)(buf + 56) = qct_ledger_checksum(0, buf, 56);   /* little-endian host */
+    put_le64(buf + 56, qct_ledger_checksum(0, buf, 56));
     spit(path, buf, len);
     expect_refused(plan, "another count (N=10, engine octo)");
     memcpy(buf, good, len);
     buf[50] ^= 0x10;
-    *(uint64_t *)(buf + 56) = qct_ledger_checksum(0, buf, 56);
+    put_le64(buf + 56, qct_ledger_checksum(0, buf, 56));
     spit(path, buf, len);
     expect_refused(plan, "another work split");
 

@@ -57,25 +57,27 @@ static int machine_share(int *group)
     return k;
 }
 
-/* This rank's share of the machine: how many counting threads, pinned
- * from which core.  Collective (machine_share). */
+/* This rank's share of the machine: how many counting threads, bound
+ * from which slot (topology.h) in a machine-wide team of how many.
+ * Collective (machine_share). */
 typedef struct rank_cores {
-    qct_topology *topo;       /* the cores this process is bound to      */
-    int threads, first_core, bind;
+    qct_topology *topo;       /* the CPUs this process is bound to       */
+    int threads, first_core, team, bind;
 } rank_cores;
 
 static void open_cores(rank_cores *c, const qc_run_options *opts)
 {
     int group = 1;
     int share = machine_share(&group);
-    c->topo = qct_topology_open_bound();
-    int cores = qct_topology_core_count(c->topo);
+    c->topo = qct_topology_open();
+    c->bind = opts ? opts->bind : QC_BIND_PIN;
+    int slots = qct_topology_slots(c->topo, c->bind);
     c->threads = opts && opts->threads > 0 ? opts->threads
-                 : (cores / group > 0 ? cores / group : 1);
+                 : (slots / group > 0 ? slots / group : 1);
     /* the messenger's thread too; with none to spare it counts itself */
     c->threads = qct_threads_available(c->threads + 1) - 1;
     c->first_core = share * c->threads;
-    c->bind = opts ? opts->bind : 1;
+    c->team = group * c->threads;
 }
 
 /* The messenger on thread 0, counters on 1..threads, each with its own
@@ -103,8 +105,7 @@ static int run_threads(qct_rank *s, qct_root *books, const rank_cores *c, int me
             else if (qct_root_messenger(s, books, ranks, counters, &ts[0]) != 0)
                 *quit = 1;
         } else {
-            if (c->bind && c->topo)
-                qct_topology_pin_thread(c->topo, c->first_core + t - 1);
+            qct_topology_bind_thread(c->topo, c->first_core + t - 1, c->team, c->bind);
             qct_rank_counter(s, &ts[t]);
         }
     }

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "options.h"
@@ -17,8 +18,12 @@ const char qc_usage_text[] =
     "Count the solutions of the N-Queens problem on an N x N board (1 <= N <= 32),\n"
     "or on every board of a range, one line 'N total' each.\n"
     "\n"
-    "  -t, --threads=K     count on K threads (default: one per core, from hwloc)\n"
-    "      --no-bind       do not pin threads to cores\n"
+    "  -t, --threads=K     count on K threads (default: $OMP_NUM_THREADS, else\n"
+    "                      one per physical core this process may use)\n"
+    "      --no-bind       do not pin each thread to its own core\n"
+    "      --smt           also use SMT siblings (hyper-threads): by default one\n"
+    "                      thread per hardware thread, each pinned to its own\n"
+    "                      (without it, one per physical core)\n"
     "  -e, --engine=NAME   counting engine: join (meet in the middle, the\n"
     "                      default from N=14), eightfold (all 8 symmetries\n"
     "                      of the board, the default below 14) or halving\n"
@@ -66,11 +71,12 @@ const char qc_usage_text[] =
     "Started by mpirun or srun, qcount counts across the job's ranks (threads\n"
     "per rank as above) and rank 0 alone prints; set QCOUNT_MPI=0 to count alone.\n";
 
-enum { OPT_NO_BIND = 256, OPT_CHECKPOINT, OPT_PROGRESS };
+enum { OPT_NO_BIND = 256, OPT_SMT, OPT_CHECKPOINT, OPT_PROGRESS };
 
 static const struct option long_options[] = {
     {"threads", required_argument, NULL, 't'},
     {"no-bind", no_argument, NULL, OPT_NO_BIND},
+    {"smt", no_argument, NULL, OPT_SMT},
     {"engine", required_argument, NULL, 'e'},
     {"json", no_argument, NULL, 'j'},
     {"unique", no_argument, NULL, 'u'},
@@ -155,7 +161,10 @@ static int take_option(int c, char **argv, qc_options *opts, char *err, size_t e
         opts->threads = (int)v;
         break;
     case OPT_NO_BIND:
-        opts->bind = 0;
+        opts->bind &= ~QC_BIND_PIN;
+        break;
+    case OPT_SMT:
+        opts->bind |= QC_BIND_SMT;
         break;
     case 'e':
         if (qc_engine_lookup(optarg, &opts->engine) != QC_OK)
@@ -201,10 +210,59 @@ static int take_option(int c, char **argv, qc_options *opts, char *err, size_t e
     return 0;
 }
 
+/* [OMP_NUM_THREADS] The thread count when --threads is not given: libgomp
+ * reads the variable as it loads, before main, and prints its own warning
+ * about a value it cannot take.  An executable's .preinit_array runs
+ * earlier still, before any library's initialisers (glibc hands it the
+ * environment), so a value qcount refuses is taken out of the environment
+ * there, kept in omp_refused, and refused below with qcount's own line.
+ * Where the hook does not run, the value is refused all the same. */
+static const char *omp_refused;   /* written before main, then only read */
+
+#if defined(__ELF__) && defined(__GLIBC__)   /* glibc passes the environment */
+static void omp_hide_refused(int argc, char **argv, char **envp)
+{
+    (void)argc;
+    (void)argv;
+    static const char name[] = "OMP_NUM_THREADS=";
+    long v;
+    for (char **e = envp; e && *e; e++) {
+        if (strncmp(*e, name, sizeof name - 1) != 0)
+            continue;
+        const char *value = *e + sizeof name - 1;
+        if (qc_parse_int(value, 1, 4096, &v) != 0) {   /* empty too: libgomp warns */
+            omp_refused = value;
+            do   /* unsetenv() by hand: libc may not be ready yet */
+                e[0] = e[1];
+            while (*e++);
+        }
+        return;
+    }
+}
+
+__attribute__((section(".preinit_array"), used))
+static void (*const omp_hide_hook)(int, char **, char **) = omp_hide_refused;
+#endif
+
+/* OMP_NUM_THREADS into opts->threads; unset or empty leaves it 0. */
+static int omp_threads(qc_options *opts, char *err, size_t errlen)
+{
+    const char *value = omp_refused ? omp_refused : getenv("OMP_NUM_THREADS");
+    long v;
+    if (!value || *value == '\0')
+        return 0;
+    if (qc_parse_int(value, 1, 4096, &v) != 0)
+        FAIL("invalid OMP_NUM_THREADS '%s' (expected an integer from 1 to 4096; "
+             "--threads overrides it)", value);
+    opts->threads = (int)v;
+    return 0;
+}
+
 /* The first option given that applies to counting alone, or NULL. */
 static const char *count_only_option(const qc_options *opts)
 {
-    return opts->threads ? "--threads" : opts->json ? "--json" : !opts->bind ? "--no-bind"
+    return opts->threads ? "--threads" : opts->json ? "--json"
+           : !(opts->bind & QC_BIND_PIN) ? "--no-bind" : opts->bind & QC_BIND_SMT ? "--smt"
            : opts->engine_given ? "--engine" : opts->check ? "--check" : NULL;
 }
 
@@ -262,7 +320,7 @@ static int parse_n(int argc, char **argv, int first, qc_options *opts, char *err
 static int parse_words(int argc, char **argv, qc_options *opts, char *err, size_t errlen)
 {
     memset(opts, 0, sizeof *opts);
-    opts->bind = 1;
+    opts->bind = QC_BIND_PIN;
     opts->engine = QC_ENGINE_JOIN;     /* replaced by N's default unless -e */
     opterr = 0;       /* our own one-line messages, not getopt's */
     optind = 0;       /* GNU: full re-initialisation, so we can parse twice */
@@ -285,7 +343,9 @@ static int parse_words(int argc, char **argv, qc_options *opts, char *err, size_
         FAIL("--json and --format=bfile cannot be used together");
     if (mode == QC_MODE_SOLVE || mode == QC_MODE_VERIFY)   /* the words are taken */
         return 0;
-    return parse_n(argc, argv, optind, opts, err, errlen);
+    if (parse_n(argc, argv, optind, opts, err, errlen) != 0)
+        return -1;
+    return opts->action == QC_ACTION_COUNT && !opts->threads ? omp_threads(opts, err, errlen) : 0;
 }
 
 int qc_options_parse(int argc, char **argv, qc_options *opts, char *err, size_t errlen)

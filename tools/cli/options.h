@@ -24,8 +24,8 @@ typedef struct qc_options {
     int n_last;           /* the range's last N; n when one N was given   */
     int range;            /* N was given as a range FIRST-LAST            */
     int check;            /* --check: compare with the known counts       */
-    int threads;          /* 0: hwloc's core count */
-    int bind;
+    int threads;          /* 0: one per allowed core (qc_run_options) */
+    int bind;             /* QC_BIND_* flags: --no-bind, --smt */
     int json;
     qc_engine_id engine;  /* N's default (qc_engine_default) unless given */
     int engine_given;     /* -e/--engine was on the command line          */

@@ -27,7 +27,7 @@ _qcount()
             return ;;              # a number or colours: nothing to offer
     esac
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W '-t --threads= --no-bind -e --engine= -u --unique
+        COMPREPLY=($(compgen -W '-t --threads= --no-bind --smt -e --engine= -u --unique
             -s --stats -j --json -c --check --checkpoint= --progress -q --quiet --list
             --limit= --format= --svg= --svg-per-row= --svg-square= --svg-colors=
             --solve --random --seed= --verify -h --help -V --version' -- "$cur"))

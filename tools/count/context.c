@@ -77,7 +77,7 @@ void qc_context_json(FILE *out, const qc_options *opts)
 #endif
     );
     json_string(out, host);
-    fprintf(out, ", \"cpus\": %ld, \"date\": \"%s\"}", sysconf(_SC_NPROCESSORS_ONLN), date);
+    fprintf(out, ", \"online_cpus\": %ld, \"date\": \"%s\"}", sysconf(_SC_NPROCESSORS_ONLN), date);
 }
 
 void qc_context_version(FILE *out)

@@ -65,6 +65,10 @@ struct qct_ledger {
 
 /* ---- encoding -------------------------------------------------------- */
 
+/* [byte order] Every field is written and read a byte at a time, least
+ * significant first: the file is little-endian whatever the host, and the
+ * same file reads on any machine (tests/tools/test_ledger.c pins the bytes). */
+
 static void put64(unsigned char *p, uint64_t v)
 {
     for (int i = 0; i < 8; i++)

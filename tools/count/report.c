@@ -74,8 +74,13 @@ static void print_json(const qc_options *o, const qc_result *r, const char *tota
            "\"peak_rss_kib\": %ld",
            qc_engine_name(o->engine), r->threads, r->seconds, cpu_seconds_since_last(),
            r->units, placements, run_rate(r), peak_kib);
-    if (json_extra)
+    if (json_extra) {
         json_extra(stdout, ctx);
+    } else {
+        char cpus[256];   /* OS numbers of the CPUs this run's threads were on */
+        int count = qc_topology_cpus(r->threads, o->bind, cpus, sizeof cpus);
+        printf(", \"cpus\": \"%s\", \"cpu_count\": %d", cpus, count);
+    }
     qc_context_json(stdout, o);
     printf("}\n");
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# check.sh — second command of README.md and the whole of CI: the full test
-# suite on a Release build, then the quick tests again under ASan+UBSan and
-# under TSan (threads).  Installs missing dependencies first.
+# check.sh — second command of README.md and the whole of CI: the quick
+# tests under ASan+UBSan and under TSan (threads), the fuzzers briefly, the
+# quick tests of a 64-bit Arm build under qemu, and the full test suite on
+# a Release build.  Installs missing dependencies first.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 tools/scripts/install-deps.sh
@@ -35,6 +36,20 @@ for target in fuzz_ledger fuzz_options; do
         || { tail -n 40 "build-fuzz/$target.log"; exit 1; }
     grep -E '^Done [0-9]+ runs' "build-fuzz/$target.log" | sed "s/^/$target: /"
 done
+
+# 64-bit Arm: the portable build, cross-compiled, its quick tests run
+# through qemu-aarch64 (the C tests by ctest, the programs the shell tests
+# run by a wrapper).  All of label 'small' but counts_halving_small, whose
+# thousands of threads (more threads than units) take a minute to start
+# under qemu; engines_small checks halving against the other engines.
+if [ "$(uname -m)" = x86_64 ]; then
+    echo "== aarch64: portable cross build, quick tests under qemu-aarch64"
+    cmake -S . -B build-aarch64 -DCMAKE_TOOLCHAIN_FILE=tools/cmake/aarch64-linux-gnu.cmake \
+        -DCMAKE_BUILD_TYPE=Release -DQC_NATIVE=OFF -DQC_BENCH=OFF \
+        -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON >/dev/null
+    cmake --build build-aarch64 -j"$jobs" >/dev/null
+    ctest --test-dir build-aarch64 -L small -E '^counts_halving_small$' -j"$jobs" --output-on-failure
+fi
 
 echo "== Release: the whole suite"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null

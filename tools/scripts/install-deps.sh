@@ -11,9 +11,20 @@ packages+=(gnuplot-nox)
 packages+=(man-db)
 # Open MPI: qcount's MPI support and its mpirun tests (qcount builds without).
 packages+=(libopenmpi-dev openmpi-bin)
+# 64-bit Arm, cross-built and run under qemu-user (check.sh's aarch64
+# stage, tools/cmake/aarch64-linux-gnu.cmake): the cross compilers, the
+# arm64 hwloc to link (Debian multiarch), and the arm64 loader and OpenMP
+# runtime that qemu-aarch64 runs the tests with.
+if [ "$(uname -m)" = x86_64 ]; then
+    dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64
+    packages+=(gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user
+               libhwloc-dev:arm64 libc6:arm64 libgomp1:arm64)
+fi
 missing=()
 for p in "${packages[@]}"; do
-    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+    # a name that is installed for two architectures (multiarch) needs the host's
+    dpkg -s "$p" >/dev/null 2>&1 || dpkg -s "$p:$(dpkg --print-architecture)" >/dev/null 2>&1 \
+        || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
     echo "install-deps: installing ${missing[*]}" >&2
