@@ -24,7 +24,7 @@
 
 /* Whether this CPU runs the AVX-512 backend (it is built on every x86-64,
  * whatever the build targets). */
-static int have_avx512(void)
+static inline int have_avx512(void)
 {
 #if defined(QCJ_PAIRS_HAVE_AVX512)
     __builtin_cpu_init();

@@ -39,16 +39,20 @@ done
 
 # 64-bit Arm: the portable build, cross-compiled, its quick tests run
 # through qemu-aarch64 (the C tests by ctest, the programs the shell tests
-# run by a wrapper).  All of label 'small' but counts_halving_small, whose
+# run by a wrapper).  All of label 'small' but: counts_halving_small, whose
 # thousands of threads (more threads than units) take a minute to start
-# under qemu; engines_small checks halving against the other engines.
+# under qemu (engines_small checks halving against the other engines);
+# harden_input, whose pipes, signals and full-disk cases take minutes
+# under qemu and test the program's I/O, not its arithmetic; and
+# bench_tools, which runs the benchmark tools directly.
 if [ "$(uname -m)" = x86_64 ]; then
     echo "== aarch64: portable cross build, quick tests under qemu-aarch64"
     cmake -S . -B build-aarch64 -DCMAKE_TOOLCHAIN_FILE=tools/cmake/aarch64-linux-gnu.cmake \
         -DCMAKE_BUILD_TYPE=Release -DQC_NATIVE=OFF -DQC_BENCH=OFF \
         -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON >/dev/null
     cmake --build build-aarch64 -j"$jobs" >/dev/null
-    ctest --test-dir build-aarch64 -L small -E '^counts_halving_small$' -j"$jobs" --output-on-failure
+    ctest --test-dir build-aarch64 -L small -E '^(counts_halving_small|harden_input|bench_tools)$' \
+        -j"$jobs" --output-on-failure
 fi
 
 echo "== Release: the whole suite"
