@@ -3,6 +3,7 @@
  * the result and nothing else; stderr gets diagnostics; bad input exits 2.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "context.h"
 #include "modes.h"
@@ -11,8 +12,6 @@
 #include "options.h"
 #include "range.h"
 #ifdef QC_TEST_FAULTS
-#include <stdlib.h>
-
 #include "fault_hook.h"
 #include "known_test.h"
 #endif
@@ -23,6 +22,23 @@ static int fail(const char *msg)
         return 2;   /* under mpirun every rank sees the same input: rank 0 says it */
     fprintf(stderr, "qcount: %s\n", msg);
     return 2;
+}
+
+/* QCOUNT_ISA=portable|avx2|avx512 (unset or empty: the best level this
+ * CPU has) runs the kernels at that level (qc_isa_select).  Returns 0, or
+ * nonzero with the reason in err. */
+static int select_isa(char *err, size_t size)
+{
+    const char *name = getenv("QCOUNT_ISA");
+    if (!name || !*name)
+        return 0;
+    int rc = qc_isa_select(name);
+    if (rc == QC_EINVAL)
+        snprintf(err, size, "QCOUNT_ISA=%s: unknown level (portable, avx2 or avx512)", name);
+    else if (rc != QC_OK)
+        snprintf(err, size, "QCOUNT_ISA=%s: this CPU lacks it (its best level is %s)", name,
+                 qc_isa_name());
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -39,6 +55,8 @@ int main(int argc, char **argv)
     qc_options opts;
     char err[256];
     if (qc_options_parse(argc, argv, &opts, err, sizeof err) != 0)
+        return fail(err);
+    if (select_isa(err, sizeof err) != 0)
         return fail(err);
     if (opts.action != QC_ACTION_COUNT && qct_mpi_launcher_rank() > 0)
         return 0;

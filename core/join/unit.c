@@ -203,7 +203,7 @@ static int count_set(unit_walk *w, uint32_t s)
     return QC_OK;
 }
 
-int qcj_count_unit(const qcj_plan *p, size_t unit, qcj_scratch *sc, qc_tally *out)
+int QC_LEVEL(qcj_count_unit)(const qcj_plan *p, size_t unit, qcj_scratch *sc, qc_tally *out)
 {
     const qcj_geometry *g = &p->geo;
     const int n = g->n, m = qcj_block_cols(g);

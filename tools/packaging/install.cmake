@@ -53,7 +53,8 @@ endforeach()
 add_library(qcount_shared SHARED)
 add_library(qcount_static STATIC)
 foreach(lib qcount_shared qcount_static)
-  target_sources(${lib} PRIVATE $<TARGET_OBJECTS:qcount_pic_CORE> $<TARGET_OBJECTS:qcount_pic_THREADS>)
+  target_sources(${lib} PRIVATE $<TARGET_OBJECTS:qcount_pic_CORE> $<TARGET_OBJECTS:qcount_pic_THREADS>
+    ${QC_LEVEL_OBJECTS})   # the kernels, one copy per ISA level (core/CMakeLists.txt)
   target_link_libraries(${lib} PRIVATE ${QC_LIB_DEPS})
   target_include_directories(${lib} INTERFACE
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/core/include>
