@@ -36,7 +36,7 @@ for target in fuzz_ledger fuzz_options; do
     grep -E '^Done [0-9]+ runs' "build-fuzz/$target.log" | sed "s/^/$target: /"
 done
 
-echo "== Release: the whole suite"
+echo "== Release: the whole suite (label 'valgrind': the default build under valgrind)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$jobs" >/dev/null
 ctest --test-dir build --output-on-failure
