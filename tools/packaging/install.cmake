@@ -102,8 +102,8 @@ configure_file(${CMAKE_CURRENT_LIST_DIR}/qcount.pc.in ${PROJECT_BINARY_DIR}/qcou
 install(FILES ${PROJECT_BINARY_DIR}/qcount.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
 # ---- cpack -G DEB: one package holding exactly the files above ----------
-# Build it from a portable configuration (the 'portable' preset): the
-# default QC_NATIVE=ON tunes the code for the building machine's CPU.
+# Build it from a portable configuration (the 'portable' preset, or any
+# build without QC_NATIVE): its kernels are chosen at run time (core/isa.h).
 set(CPACK_PACKAGE_NAME qcount)
 set(CPACK_PACKAGE_VENDOR "the qcount authors")
 set(CPACK_PACKAGE_CONTACT "the qcount authors")
