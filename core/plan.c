@@ -12,6 +12,8 @@
 #include "kernel/kernel.h"
 #include "plan.h"
 
+_Thread_local const int *qck_stop_flag;   /* [stop check], kernel.h */
+
 static const qc_engine_ops *const engine_table[QC_ENGINE_COUNT_] = {
     [QC_ENGINE_HALVING] = &qc_halving_ops,
     [QC_ENGINE_EIGHTFOLD] = &qc_eightfold_ops,

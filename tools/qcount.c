@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 
 #include "context.h"
 #include "modes.h"
@@ -15,8 +16,6 @@
 #include "quote.h"
 #include "range.h"
 #ifdef QC_TEST_FAULTS
-#include <stdlib.h>
-
 #include "fault_hook.h"
 #include "known_test.h"
 #endif
@@ -40,6 +39,23 @@ static int end_stdout(void)
     return fail(msg);
 }
 
+/* QCOUNT_ISA=portable|avx2|avx512 (unset or empty: the best level this
+ * CPU has) runs the kernels at that level (qc_isa_select).  Returns 0, or
+ * nonzero with the reason in err. */
+static int select_isa(char *err, size_t size)
+{
+    const char *name = getenv("QCOUNT_ISA");
+    if (!name || !*name)
+        return 0;
+    int rc = qc_isa_select(name);
+    if (rc == QC_EINVAL)
+        snprintf(err, size, "QCOUNT_ISA=%s: unknown level (portable, avx2 or avx512)", name);
+    else if (rc != QC_OK)
+        snprintf(err, size, "QCOUNT_ISA=%s: this CPU lacks it (its best level is %s)", name,
+                 qc_isa_name());
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
 #ifdef QC_TEST_FAULTS
@@ -54,6 +70,8 @@ int main(int argc, char **argv)
     qc_options opts;
     char err[256];
     if (qc_options_parse(argc, argv, &opts, err, sizeof err) != 0)
+        return fail(err);
+    if (select_isa(err, sizeof err) != 0)
         return fail(err);
     if (opts.action != QC_ACTION_COUNT && qct_mpi_launcher_rank() > 0)
         return 0;

@@ -39,8 +39,28 @@ enum {
     QC_EINVAL = 1,  /* an argument is out of range */
     QC_ENOMEM = 2,  /* an allocation failed */
     QC_ESTOP = 3,   /* a run was asked to stop before it finished */
-    QC_EHOOK = 4    /* a run's unit_done hook failed (e.g. its ledger) */
+    QC_EHOOK = 4,   /* a run's unit_done hook failed (e.g. its ledger) */
+    QC_ENOTSUP = 5  /* this CPU lacks what was asked for (qc_isa_select) */
 };
+
+/* ---- instruction-set levels (core/isa.c) ---------------------------- */
+
+/* The engines' hot loops are built for several instruction-set levels in
+ * one library: "portable" (the compiler's default target, any CPU) and,
+ * on x86-64, "avx2" (x86-64-v3: AVX2, BMI2, POPCNT, LZCNT) and "avx512"
+ * (x86-64-v4).  The first count runs them at the best level the CPU has,
+ * and every count after it at the same level; the rest of the library
+ * runs on any CPU of its architecture. */
+
+/* The level the engines run at: "portable", "avx2" or "avx512". */
+const char *qc_isa_name(void);
+/* Runs the engines at level `name` from now on (NULL: the best level the
+ * CPU has), to compare levels or to test them; best called before
+ * counting, as a unit counts at the level of its start.  Returns QC_OK;
+ * QC_EINVAL for an unknown name; QC_ENOTSUP when this CPU lacks the level
+ * (or the library was built without it: other architectures have
+ * "portable" alone). */
+int qc_isa_select(const char *name);
 
 /* ---- engines and plans (core/) ------------------------------------- */
 

@@ -9,7 +9,12 @@
 #include <stdint.h>
 
 #include "geometry.h"
+#include "isa.h"
 #include "vec.h"
+
+/* bands.c is built once per ISA level: [per-level names] (isa.h) */
+#define qcj_side_build QC_LEVEL(qcj_side_build)
+#define qcj_side_free QC_LEVEL(qcj_side_free)
 
 /* The placements of one band (one queen in each of its rows, no two
  * attacking, columns among a side's), sorted by the colex rank of their

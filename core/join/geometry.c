@@ -4,10 +4,6 @@
  */
 #include <string.h>
 
-#if defined(__BMI2__)
-#include <immintrin.h>
-#endif
-
 #include "geometry.h"
 
 /* Border diagonal slot s (W per direction): s < W is the anti-diagonal
@@ -88,26 +84,6 @@ void qcj_geometry_init(qcj_geometry *g, int n, int unit_cols, int key_bits, int 
                 sig |= 1ull << pos[w + d];
             g->cell_sig[r][c] = sig;
         }
-}
-
-/* The bits of x at mask's set bits, packed (PEXT). */
-static inline uint32_t extract(uint32_t x, uint32_t mask)
-{
-#if defined(__BMI2__)
-    return _pext_u32(x, mask);
-#else
-    uint32_t r = 0;
-    for (uint32_t bit = 1; mask; mask &= mask - 1, bit <<= 1)
-        if (x & mask & -mask)
-            r |= bit;
-    return r;
-#endif
-}
-
-uint32_t qcj_squeeze(const qcj_geometry *g, uint32_t pattern, uint32_t cols)
-{
-    const uint32_t block = qcj_block(g);
-    return qcj_colkey(g, cols & ~block) | extract(cols & block, pattern) << (g->n - qcj_block_cols(g));
 }
 
 void qcj_rank_init(qcj_rank *r)

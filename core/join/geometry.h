@@ -31,6 +31,10 @@
 
 #include <stdint.h>
 
+#if defined(__BMI2__)
+#include <immintrin.h>
+#endif
+
 #include "kernel/kernel.h"   /* qck_full_mask */
 
 typedef struct qcj_geometry {
@@ -86,8 +90,27 @@ static inline uint32_t qcj_colkey_expand(const qcj_geometry *g, uint32_t key)
  * side may use: a unit side (top with pattern q, or bottom with M\q) may
  * use the columns outside M and its pattern's, t = n-m+|pattern| of them;
  * squeezed bit i < n-m is column-key bit i, bit n-m+j the pattern's j-th
- * column. */
-uint32_t qcj_squeeze(const qcj_geometry *g, uint32_t pattern, uint32_t cols);
+ * column.  Inline, so that the kernels' levels (isa.h) that have BMI2
+ * extract with PEXT. */
+static inline uint32_t qcj_extract(uint32_t x, uint32_t mask)   /* x's bits at mask's, packed */
+{
+#if defined(__BMI2__)
+    return _pext_u32(x, mask);
+#else
+    uint32_t r = 0;
+    for (uint32_t bit = 1; mask; mask &= mask - 1, bit <<= 1)
+        if (x & mask & -mask)
+            r |= bit;
+    return r;
+#endif
+}
+
+static inline uint32_t qcj_squeeze(const qcj_geometry *g, uint32_t pattern, uint32_t cols)
+{
+    const uint32_t block = qcj_block(g);
+    return qcj_colkey(g, cols & ~block)
+         | qcj_extract(cols & block, pattern) << (g->n - qcj_block_cols(g));
+}
 
 /* [rank by bytes] Colex ranks of column sets of one size inside 32
  * squeezed columns, by table: rank(x) = sum over x's columns p_0 < p_1 <

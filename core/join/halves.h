@@ -11,7 +11,13 @@
 
 #include "bands.h"
 #include "geometry.h"
+#include "isa.h"
 #include "vec.h"
+
+/* halves.c is built once per ISA level: [per-level names] (isa.h) */
+#define qcj_splits_init QC_LEVEL(qcj_splits_init)
+#define qcj_splits_free QC_LEVEL(qcj_splits_free)
+#define qcj_halves_of QC_LEVEL(qcj_halves_of)
 
 /* The splits of a half's h squeezed columns between its bands: every set
  * of `first_rows` of h bits, in increasing order (first_rows <= h <= 16). */

@@ -3,17 +3,18 @@
  * top and bottom halves of one column set sorted into key groups, counts
  * the pairs (top, bottom) that share no diagonal, (a & b) == 0.
  *
- * One implementation per instruction set ("backend"), each in its own file
- * and each always built, so that the tests run every one by name:
+ * One implementation per instruction set ("backend"), each in its own file,
+ * so that the tests run every one by name:
  *   pairs_portable.c  qcj_pairs_portable_*: plain C loops for the
- *                     compiler's vectoriser (any CPU);
- *   pairs_avx512.c    qcj_pairs_avx512_*: AVX-512 kernels (x86-64 only;
- *                     built for AVX-512 whatever the build targets, so to
- *                     be called only on a CPU that has it).
- * The engine calls qcj_pairs_groups32/64: the AVX-512 backend when the
- * build targets AVX-512 (-march=native on such a CPU, the default build),
- * the portable one otherwise.  pairs_loops.h holds the loops the backends
- * share.
+ *                     compiler's vectoriser (any CPU), built at the
+ *                     portable and avx2 levels ([per-level names], isa.h:
+ *                     code outside the levels calls the portable copy);
+ *   pairs_avx512.c    qcj_pairs_avx512_*: AVX-512 kernels, built at the
+ *                     avx512 level alone (x86-64 only; to be called only
+ *                     on a CPU that has AVX-512F).
+ * The engine calls qcj_pairs_groups32/64: the AVX-512 backend at the level
+ * that targets AVX-512, the portable one below.  pairs_loops.h holds the
+ * loops the backends share.
  */
 #ifndef QCJ_PAIRS_H
 #define QCJ_PAIRS_H
@@ -21,9 +22,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#if defined(__x86_64__) || defined(__i386__)
+#include "isa.h"
+
+#if defined(QC_ISA_X86)
 #define QCJ_PAIRS_HAVE_AVX512 1   /* pairs_avx512.c is built */
 #endif
+
+#define qcj_pairs_portable_disjoint32 QC_LEVEL(qcj_pairs_portable_disjoint32)
+#define qcj_pairs_portable_disjoint64 QC_LEVEL(qcj_pairs_portable_disjoint64)
+#define qcj_pairs_portable_groups32 QC_LEVEL(qcj_pairs_portable_groups32)
+#define qcj_pairs_portable_groups64 QC_LEVEL(qcj_pairs_portable_groups64)
 
 /* Pairs (a in tops, b in bottoms) with (a & b) == 0. */
 uint64_t qcj_pairs_portable_disjoint32(const uint32_t *tops, size_t nt,
@@ -57,7 +65,7 @@ uint64_t qcj_pairs_avx512_groups64(const uint32_t *toff, const uint64_t *tops,
                                    int key_bits, uint32_t extra, uint64_t *tested);
 #endif
 
-/* The backend the engine uses, chosen when it is compiled. */
+/* The backend the engine uses, chosen when its level is compiled. */
 static inline uint64_t qcj_pairs_groups32(const uint32_t *toff, const uint32_t *tops,
                                           const uint32_t *boff, const uint32_t *bottoms,
                                           int key_bits, uint32_t extra, uint64_t *tested)

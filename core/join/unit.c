@@ -255,7 +255,7 @@ static int count_keys(unit_walk *w, uint64_t lo, uint64_t hi, const int *stop)
     return QC_OK;
 }
 
-int qcj_count_unit(const qcj_plan *p, size_t unit, qcj_scratch *sc, qc_tally *out)
+int QC_LEVEL(qcj_count_unit)(const qcj_plan *p, size_t unit, qcj_scratch *sc, qc_tally *out)
 {
     const qcj_geometry *g = &p->geo;
     const int *stop = qck_stop_flag;

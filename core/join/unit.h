@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 
+#include "isa.h"
 #include "join.h"
 #include "qcount.h"
 #include "scratch.h"
@@ -15,7 +16,17 @@
  * reading the thread's stop flag (qck_stop_flag, kernel.h) once per column
  * set and during band building.  Returns QC_OK; QC_ENOMEM when out of
  * memory; QC_ESTOP when the stop flag cut the unit short.  *out is written
- * only on QC_OK. */
-int qcj_count_unit(const qcj_plan *p, size_t unit, qcj_scratch *sc, qc_tally *out);
+ * only on QC_OK.  unit.c, with bands.c, halves.c and the pair counting, is
+ * built once per ISA level ([per-level objects], isa.h); qcj_count_unit
+ * runs the level qc_isa_current() names. */
+QC_ISA_DECLARE(int, qcj_count_unit,
+               (const qcj_plan *p, size_t unit, qcj_scratch *sc, qc_tally *out));
+
+static inline int qcj_count_unit(const qcj_plan *p, size_t unit, qcj_scratch *sc, qc_tally *out)
+{
+    static int (*const at_level[QC_ISA_LEVELS_])(const qcj_plan *, size_t, qcj_scratch *,
+                                                 qc_tally *) = {QC_ISA_TABLE(qcj_count_unit)};
+    return at_level[qc_isa_current()](p, unit, sc, out);
+}
 
 #endif

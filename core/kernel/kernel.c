@@ -1,5 +1,6 @@
 /*
- * kernel.c — the counting loop every backtracking engine ends in.
+ * kernel.c — the counting loop every backtracking engine ends in, built
+ * once per ISA level ([per-level objects], isa.h).
  *
  * Depth-first search over bitmasks, one row per call.  Per placement: take
  * the lowest free bit, clear it from the row's free set, derive the next
@@ -22,8 +23,6 @@
  */
 #include "config.h"
 #include "kernel.h"
-
-_Thread_local const int *qck_stop_flag;
 
 static uint64_t count_rows(uint32_t full, uint32_t cols, uint32_t diag_l, uint32_t diag_r,
                            int rows_left, uint64_t *placed)
@@ -75,8 +74,8 @@ static uint64_t count_stoppable(int n, qck_board b, int rows_left, uint64_t *pla
     return solutions;
 }
 
-int qck_count_completions(int n, qck_board b, int rows_left, uint64_t *solutions,
-                          uint64_t *placements)
+int QC_LEVEL(qck_count_completions)(int n, qck_board b, int rows_left, uint64_t *solutions,
+                                    uint64_t *placements)
 {
     const int *stop = qck_stop_flag;
     if (stop && rows_left > QCK_STOP_ROWS) {

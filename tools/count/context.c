@@ -1,16 +1,18 @@
 /*
  * context.c — the context of context.h.  The build's facts arrive as
  * compile definitions from tools/CMakeLists.txt: QC_MARCH (the -march the
- * build used), QC_HWLOC_VERSION, QC_MPI_LIBRARY (the MPI library's own
+ * build used outside the kernels), QC_HWLOC_VERSION, QC_MPI_LIBRARY (the MPI library's own
  * version line, when built with MPI) and QC_MPI_MODULE (the MPI front's
  * file name).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "context.h"
+#include "qcount.h"
 
 #ifndef QC_MARCH
 #define QC_MARCH "default"
@@ -19,24 +21,11 @@
 #define QC_HWLOC_VERSION "unknown"
 #endif
 
-/* [isa level] The x86-64 micro-architecture level the compiler was allowed
- * to use, from its predefined macros: the engines are built once, for
- * this level. */
+/* [isa level] The level the kernels run at, chosen by the library at the
+ * first count (the best this CPU has) or by QCOUNT_ISA (tools/qcount.c). */
 const char *qc_context_isa(void)
 {
-#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__) && defined(__AVX512DQ__)
-    return "x86-64-v4";
-#elif defined(__AVX2__) && defined(__BMI2__) && defined(__FMA__)
-    return "x86-64-v3";
-#elif defined(__SSE4_2__) && defined(__POPCNT__)
-    return "x86-64-v2";
-#elif defined(__x86_64__)
-    return "x86-64";
-#elif defined(__aarch64__)
-    return "aarch64";
-#else
-    return "generic";
-#endif
+    return qc_isa_name();
 }
 
 /* A string from the build, quoted for JSON (it holds no quote or
@@ -95,9 +84,12 @@ void qc_context_version(FILE *out)
 #else
     fprintf(out, "  MPI     no (built without MPI)\n");
 #endif
+    const char *forced = getenv("QCOUNT_ISA");
     fprintf(out, "  ISA     %s (%s)\n", qc_context_isa(),
-            strcmp(QC_MARCH, "native") == 0 ? "built with -march=native for the building CPU"
-                                            : "built for the compiler's default target");
+            forced && *forced ? "forced by QCOUNT_ISA"
+                              : "the best level this CPU has; QCOUNT_ISA=portable|avx2|avx512 forces one");
+    if (strcmp(QC_MARCH, "native") == 0)
+        fprintf(out, "  march   native (the code outside the kernels runs on the building CPU alone)\n");
 #ifdef _OPENMP
     fprintf(out, "  OpenMP  %d\n", _OPENMP);
 #else

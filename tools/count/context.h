@@ -11,8 +11,9 @@
 
 #include "options.h"
 
-/* The instruction-set level the counting code runs with, e.g.
- * "x86-64-v3": the one place that says it ([isa level]). */
+/* The instruction-set level the engines' kernels run at ("portable",
+ * "avx2", "avx512": qc_isa_name): the one place that says it ([isa
+ * level]). */
 const char *qc_context_isa(void);
 
 /* Prints ", \"context\": {...}" to out: version, isa, march, bind (from

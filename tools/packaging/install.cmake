@@ -53,7 +53,8 @@ endforeach()
 add_library(qcount_shared SHARED)
 add_library(qcount_static STATIC)
 foreach(lib qcount_shared qcount_static)
-  target_sources(${lib} PRIVATE $<TARGET_OBJECTS:qcount_pic_CORE> $<TARGET_OBJECTS:qcount_pic_THREADS>)
+  target_sources(${lib} PRIVATE $<TARGET_OBJECTS:qcount_pic_CORE> $<TARGET_OBJECTS:qcount_pic_THREADS>
+    ${QC_LEVEL_OBJECTS})   # the kernels, one copy per ISA level (core/CMakeLists.txt)
   target_link_libraries(${lib} PRIVATE ${QC_LIB_DEPS})
   target_include_directories(${lib} INTERFACE
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/core/include>
@@ -101,8 +102,8 @@ configure_file(${CMAKE_CURRENT_LIST_DIR}/qcount.pc.in ${PROJECT_BINARY_DIR}/qcou
 install(FILES ${PROJECT_BINARY_DIR}/qcount.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
 # ---- cpack -G DEB: one package holding exactly the files above ----------
-# Build it from a portable configuration (the 'portable' preset): the
-# default QC_NATIVE=ON tunes the code for the building machine's CPU.
+# Build it from a portable configuration (the 'portable' preset, or any
+# build without QC_NATIVE): its kernels are chosen at run time (core/isa.h).
 set(CPACK_PACKAGE_NAME qcount)
 set(CPACK_PACKAGE_VENDOR "the qcount authors")
 set(CPACK_PACKAGE_CONTACT "the qcount authors")

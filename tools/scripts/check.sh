@@ -55,7 +55,7 @@ if [ "$(uname -m)" = x86_64 ]; then
         -j"$jobs" --output-on-failure
 fi
 
-echo "== Release: the whole suite"
+echo "== Release: the whole suite (label 'valgrind': the default build under valgrind)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$jobs" >/dev/null
 ctest --test-dir build --output-on-failure

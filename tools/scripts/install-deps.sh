@@ -9,6 +9,9 @@ packages=(build-essential cmake pkg-config libhwloc-dev libbenchmark-dev clang l
 packages+=(gnuplot-nox)
 # man-db: the install test renders the man page (man --warnings).
 packages+=(man-db)
+# valgrind: the default build runs under it (its CPU lacks AVX-512), which
+# proves that nothing outside the kernels' dispatch needs what a CPU lacks.
+packages+=(valgrind)
 # Open MPI: qcount's MPI support and its mpirun tests (qcount builds without).
 packages+=(libopenmpi-dev openmpi-bin)
 # 64-bit Arm, cross-built and run under qemu-user (check.sh's aarch64
