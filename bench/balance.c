@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * balance.c — how evenly a plan's work units spread over T workers.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // bench_shim.cpp — Google Benchmark over the C API: one benchmark per
 // (engine, N, threads), reporting wall and process CPU time and placements
 // per second.  The only C++ in qcount; it calls libqcount exactly as the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * textbook.c — the yardstick, not an engine: a plain textbook mirror-halving
  * counter (bitmask recursion, a queen per row, first-row queen in the left

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* textbook.h — the plain mirror-halving counter the benchmark measures against. */
 #ifndef QC_BENCH_TEXTBOOK_H
 #define QC_BENCH_TEXTBOOK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * burnside.c — fundamental solutions (OEIS A002562) by Burnside's lemma,
  * for any engine: two small searches count the solutions that a half turn

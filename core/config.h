@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * config.h — every tuning knob of core/, one section per engine, each knob
  * with the measurement that chose it.  Knobs change speed and memory, never

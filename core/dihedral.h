@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dihedral.h — the 8 symmetries of the square (the dihedral group D4): the
  * one numbering of its elements and their action on a square of a board,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * isa.c — the instruction-set level the kernels run at (isa.h): the best
  * one the CPU has, found on first use, or the one named to qc_isa_select

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * isa.h — the instruction-set levels the kernels are built for, the level
  * that runs, and the names a kernel function has at each level.

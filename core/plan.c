@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plan.c — the engine registry, the public qc_plan_* calls and the
  * decimal printing of 128-bit totals.  A plan is built once per (N, engine)

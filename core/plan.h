@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plan.h — what every engine provides to the plan: the internal side of
  * qc_plan.  An engine fills in its units when the plan is built and counts

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * count_progress.c — counting an N-Queens board through libqcount's public
  * API, with a progress callback: qcount's embedding example.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check.h — the C tests' one assertion and their closing report.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * known.h — the published counts (OEIS A000170 and A002562), read from
  * tests/known-counts.tsv so that the table lives in one place, for tests only.

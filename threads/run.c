@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * run.c — the scheduler: counts a plan's work units over OpenMP threads.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * spawn.c — trying the threads of a run before OpenMP creates them (see
  * spawn.h).  glibc caches the stacks of joined threads, so libgomp's own

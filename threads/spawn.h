@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * spawn.h — how many threads the system lets a run start now.  libgomp
  * ends the whole process (its own message, exit 1) when it cannot create

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * topology.c — the allowed CPUs and thread binding through hwloc.  The
  * counting threads share nothing but the work-unit counter, so one thread

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * topology.h — the CPUs this process may use, as hwloc sees them, and
  * binding the counting threads inside them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * unit_step.c — one work unit's way through a scheduler: the to-do list,
  * the count and what became of it, the hooks' books.

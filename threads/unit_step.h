@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * unit_step.h — one work unit's way through a scheduler, the same under
  * qc_run (threads) and under MPI (ranks): known from a ledger or left to

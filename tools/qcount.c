@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * qcount.c — the command-line program: parse, count, print.  stdout gets
  * the result and nothing else; stderr gets diagnostics; bad input exits 2.

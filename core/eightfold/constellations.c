@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * constellations.c — canonical constellations under the dihedral group of
  * the square, and the size of their orbits.

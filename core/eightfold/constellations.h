@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * constellations.h — "constellations", the queens a solution has on the
  * four border lines (first and last row, first and last column), under the

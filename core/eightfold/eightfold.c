@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * eightfold.c — the 8-fold engine: all eight symmetries of the square.
  *

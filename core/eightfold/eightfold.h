@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * eightfold.h — the eightfold engine's unit count with its stop-check
  * depth as a parameter: the engine counts with QCE_STOP_ROWS (config.h);

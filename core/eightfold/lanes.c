@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * lanes.c — the eightfold engine's search of one unit (lanes.h): the
  * branch-free interleaved kernel over the unit's rows (rows.h), built once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * lanes.h — the search of one eightfold unit over its rows (rows.h), by
  * the interleaved kernel of lanes.c, built once per ISA level

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rows.c — the rows of an eightfold unit in [middle-out order] with what
  * the pre-placed queens fix on each, and the plain loop for the units with

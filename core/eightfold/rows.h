@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rows.h — the rows a unit of the eightfold engine fills, in search order,
  * with what its pre-placed queens fix on each; the read of a row's free

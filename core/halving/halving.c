@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * halving.c — the mirror-halving engine: the baseline of the design card.
  *

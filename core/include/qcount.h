@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * qcount.h — the public C API of libqcount, the N-Queens solution counter:
  * totals.  Its companion qcount_solutions.h is the public API for single

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * qcount_solutions.h — the public API of libqcount for single solutions:
  * listing every solution, the symmetries of one, checking a placement, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bands.c — enumerates the band placements of one side of a join unit
  * (bands.h) and sorts them by the colex rank of their column set, so that

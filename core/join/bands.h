@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bands.h — the band placements of one side of a join unit: for each band
  * of the side's half (geometry.h), every conflict-free placement of its

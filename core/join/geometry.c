@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * geometry.c — the join engine's board geometry (geometry.h): border and
  * inner signatures of every square, squeezed columns, colex rank tables.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * geometry.h — the join engine's board geometry: the split of the board
  * into halves and bands, the border signatures of every square, and the

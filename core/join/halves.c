@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * halves.c — joins the halves of one column set from a side's band
  * placements (halves.h).

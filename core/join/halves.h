@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * halves.h — the halves of one column set, joined from a side's band
  * placements (bands.h): every conflict-free way to put one queen in each

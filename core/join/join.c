@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * join.c — the meet-in-the-middle engine ("join"): counts solutions as
  * pairs (top half, bottom half) instead of walking every placement.  This

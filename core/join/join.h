@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * join.h — the join engine's plan: what join.c builds for a board and
  * every unit reads (unit.h), and the engine run with other split

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * orbits.c — which top column sets the join engine counts, and with what
  * weight (orbits.h).

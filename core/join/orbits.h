@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * orbits.h — the join engine's symmetry: which units and which top column
  * sets it counts, and the weight (orbit size) each counted set stands for,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pairs.h — the join engine's hot loop: given the border signatures of the
  * top and bottom halves of one column set sorted into key groups, counts

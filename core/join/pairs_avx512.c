@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pairs_avx512.c — the AVX-512 pair-counting backend (pairs.h), built for
  * AVX-512F whatever the rest of the build targets (run it only on a CPU

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pairs_loops.h — the loops the pair-counting backends (pairs.h) share,
  * written once as always-inline templates: each backend passes its own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pairs_portable.c — the portable pair-counting backend (pairs.h): plain
  * loops left to the compiler's vectoriser (AVX2 or SSE: compare-equal-zero

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * scratch.c — the join engine's per-thread working memory, reused from
  * unit to unit (scratch.h).

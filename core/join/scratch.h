@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * scratch.h — the join engine's working memory: one unit's buffers (a
  * scratch set), and the pool that hands them from unit to unit.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * shared.c — band lists shared by the slices of a pattern (shared.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * shared.h — band lists shared by the units of one pattern: a unit that
  * is a slice of a pattern's column sets takes the pattern's bands from

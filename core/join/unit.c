@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * unit.c — counts one unit of the join engine (unit.h): the pairs (top
  * half, bottom half) of every column set the unit holds.

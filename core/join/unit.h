@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * unit.h — counting one unit of the join engine: the solutions whose top
  * half uses the unit's pattern inside the block M.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vec.c — the join engine's growable array (vec.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vec.h — the join engine's growable array: a buffer that only grows and
  * keeps its contents, reused from column set to column set and from unit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel.c — the counting loop every backtracking engine ends in, built
  * once per ISA level ([per-level objects], isa.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel.h — the backtracking kernel: counts the ways to finish a partly
  * filled board.  A partial board is three bitmasks over the columns of the

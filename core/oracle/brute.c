@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * brute.c — the `brute` engine: a plain permutation search, the oracle
  * anyone can check by eye.  It shares no code with the other engines and

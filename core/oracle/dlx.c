@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dlx.c — Algorithm X on dancing links, after Knuth's paper, with arrays
  * for the links (node indices instead of pointers: one allocation per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dlx.h — a generic exact-cover solver: Knuth's Algorithm X with dancing
  * links ("Dancing Links", 2000).  Nothing here knows about queens.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * oracle.h — what the oracle engines (dlx, brute) share: their work split.
  * They share nothing else, with each other or with the fast engines.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * queens_dlx.c — the `dlx` engine: N-Queens through the generic exact-cover
  * solver, an oracle that shares no code with the bitmask engines.

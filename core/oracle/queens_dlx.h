@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * queens_dlx.h — N-Queens as an exact-cover problem for the generic DLX
  * solver (dlx.c): the oracle engine `dlx`, and a solution-by-solution

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* split.c — the oracle engines' work split: one unit per first-row column. */
 #include "oracle.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * construct.c — one solution for any n >= 4 without search: the classic
  * explicit construction (E. J. Hoffman, J. C. Loessi, R. C. Moore, 1969; in

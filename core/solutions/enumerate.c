@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * enumerate.c — every solution of the n-board, one at a time, in
  * lexicographic order of the column lists: the source of `qcount N --list`.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * minconflicts.c — a random solution for a big board by local search, after
  * Sosic and Gu ("Efficient local search with conflict minimization: a case

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * transforms.c — one placement as a permutation: its 8 symmetric images
  * (the group's numbering and action are dihedral.h's), the canonical form

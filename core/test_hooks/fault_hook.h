@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fault_hook.h — the plan's test-only trap, the one part of core/ that the
  * qcount_fault test build of the program sees (CMake target

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_engines.c — the engines against each other and against the
  * published fundamental counts: same totals, the same fundamental count

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_isa.c — the kernels' instruction-set levels (qc_isa_select, core/isa.h)
  * agree: at every level this CPU has, each unit of every plan of the

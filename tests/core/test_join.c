@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_join.c — unit tests of the join engine's building blocks, each
  * against a slow independent check: border signatures (halves and middle

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_join_plan.c — the join engine as a whole: the symmetry weights
  * against orbits computed by brute force, the engine unit by unit against

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_kernel.c — unit tests of the kernel, the halving split and the
  * 128-bit totals, each against an independent slow method.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_solutions.c — the single-solution modules against each other and
  * against the published counts: the lazy enumeration (order, count, every

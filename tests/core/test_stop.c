@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_stop.c — the engines' stop checks ([stop check], core/kernel/kernel.h):
  * a stop flag left at zero changes no count and no placement; a raised

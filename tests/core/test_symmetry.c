@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_symmetry.c — the dihedral group, canonical constellations and the
  * Burnside route to fundamental counts, each against an independent slow

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_counts.c — every engine's totals against the published counts, under
  * several thread counts.  Usage: test_counts TSV ENGINE N_LO N_HI THREADS...

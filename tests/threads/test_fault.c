@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_fault.c — units that fail.  The plan's test-only trap ([fault
  * injection], core/plan.h) makes the K-th qc_plan_count_unit call fail with

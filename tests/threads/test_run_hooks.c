@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_run_hooks.c — the scheduler's resumable-run hooks and its stop
  * flag: units known in advance are added, not recounted, and every other

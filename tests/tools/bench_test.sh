@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # bench_test.sh — the benchmark tools from a user's side: the balance report
 # (totals against OEIS, a sane table, bad input) and, when the benchmark is
 # built, a small thread-scaling run turned into a table and a plot.

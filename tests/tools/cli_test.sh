@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # cli_test.sh — the qcount program as a user meets it: good input prints the
 # count alone on stdout; every bad input prints one line on stderr naming the
 # problem, nothing on stdout, and exits 2.   Usage: cli_test.sh QCOUNT

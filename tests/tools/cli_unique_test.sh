@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # cli_unique_test.sh — the acceptance check as a user types it:
 # `qcount 17 --unique` prints the total and the fundamental count (OEIS
 # A000170 / A002562), each alone on its line, with the default engine.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # fault_test.sh — a work unit that runs out of memory, as a user meets it:
 # qcount prints one line on stderr, nothing on stdout (never a total short
 # of that unit), and exits 2; with --checkpoint the line says how many

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_ledger.c — libFuzzer target for the checkpoint ledger reader.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_options.c — libFuzzer target for the command-line parser.
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # harden_test.sh — qcount under hostile conditions: every failure is one
 # clean "qcount:" line (no terminal control bytes, no garbage numbers, no
 # libgomp message), the right status, and nothing read or waited for

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # install_test.sh — qcount as a package: `cmake --install` into a scratch
 # prefix puts every file in place and nothing else; the embedding example
 # builds against that prefix through pkg-config and through

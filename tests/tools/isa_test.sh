@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # isa_test.sh — QCOUNT_ISA as a user meets it: every level this CPU runs,
 # forced, gives the published totals N=1..16 with each engine that has
 # kernels (--check) and says so in --version and --json; a level the CPU

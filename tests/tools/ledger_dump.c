@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ledger_dump.c — prints a checkpoint ledger as text, for the tests (and
  * for a curious user): the header fields, then one line per record,

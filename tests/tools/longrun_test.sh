@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # longrun_test.sh — long runs as a user meets them: a checkpointed count
 # killed with SIGKILL at several moments resumes to the exact total with
 # each unit recorded exactly once; SIGINT/SIGTERM stop cleanly (130/143)

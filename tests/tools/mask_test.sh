@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # mask_test.sh — qcount inside a CPU mask: under taskset every thread stays
 # on the allowed CPUs (read from /proc while a count runs), the default is
 # one thread per allowed core, more threads than cores still count exactly,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # modes_test.sh — qcount's modes beyond counting, as a user meets them:
 # --list (formats, --unique, --limit, closed pipes), --svg, --solve (with
 # --random), --verify, and their bad input (exit 2, one stderr line, nothing

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # mpi_test.sh — qcount under mpirun on this one machine: counts on 1, 2 and 3
 # ranks (one thread each, oversubscribed: 3 ranks fit 2 cores) against
 # known-counts.tsv, more ranks than units, refused runs, a checkpointed

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # range_test.sh — qcount over ranges of N and the conventions around a
 # count: the aligned table of `qcount 1-12` (with and without --unique),
 # --format=bfile parsed line by line, --json lines parsed by python3 (every

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # split_test.sh — a ledger written under an older work split (join N=14
 # when each unit was a whole pattern: 6 units) is refused with one line
 # naming the split, and left byte for byte as it was.

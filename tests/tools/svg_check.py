@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """svg_check.py — checks an SVG written by `qcount N --svg FILE`.
 
 Usage: svg_check.py SVG N BOARDS [PNG]

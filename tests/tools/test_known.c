@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_known.c — the table that `qcount --check` compares with
  * (tools/count/known_counts.c) holds the published counts of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_ledger.c — the checkpoint ledger on its own: what is recorded comes
  * back after a reopen; what a crash leaves (torn tail, bad last record,

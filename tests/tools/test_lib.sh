@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # test_lib.sh — what the shell tests share (sourced, not run): a scratch
 # directory removed on exit, pass/fail counters, and the known totals.
 pass=0 fail=0

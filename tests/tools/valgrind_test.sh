@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # valgrind_test.sh — the default build under valgrind, whose CPU has no
 # AVX-512: any instruction outside the kernels' dispatch that this CPU
 # lacks ends the program with SIGILL.  --help, qcount 12 with each engine

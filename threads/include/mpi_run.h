@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mpi_run.h — counting one plan across the ranks of an MPI job.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * qct_clock.h — the one clock of the schedulers and the program: seconds
  * on the monotonic clock, for durations (never the time of day).

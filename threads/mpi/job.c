@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * job.c — the MPI job's lifetime: init, rank, size, the end, and the watch
  * on the launcher (see job.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * job.h — the MPI job's lifetime (qct_mpi_init .. qct_mpi_finalize, in
  * mpi_run.h) and the watch on the launcher that started this rank.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mpi_run.c — one plan counted across the ranks of an MPI job: the ranks
  * agree on the plan, then each runs its messenger and counting threads,

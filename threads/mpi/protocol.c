@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * protocol.c — sending and receiving the messages between ranks (see
  * protocol.h), and the growing buffers they travel in.

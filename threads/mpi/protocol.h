@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * protocol.h — the messages between ranks: tags, a tally's wire format,
  * and the helpers that send and receive them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rank.c — one rank's counting threads, its queue and its outbox (see
  * rank.h), and the naps of its threads.

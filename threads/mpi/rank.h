@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rank.h — one rank's counting, the same on rank 0 and on the workers: its
  * queue of units, its outbox of tallies, and its counting threads.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * root.c — rank 0: the books of the units, handing them out, taking the
  * tallies in and passing them to the hooks (see root.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * root.h — rank 0's side of an MPI count: the books of the units (the
  * to-do list, which came back, their sums), handing units out, taking the

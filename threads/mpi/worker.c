@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * worker.c — a worker rank's messenger: prefetching units from rank 0 and
  * sending tallies back (see protocol.h for the messages).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * worker.h — the messenger of a rank other than 0: asks rank 0 for units,
  * queues them for its counting threads, sends their tallies back.

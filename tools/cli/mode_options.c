@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mode_options.c — parsing and checking the --list / --svg / --solve /
  * --verify options.  Every rejection is one line naming the word at fault.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mode_options.h — the options of the modes beyond counting: --list,
  * --svg, --solve, --verify and their settings.  options.c hands these

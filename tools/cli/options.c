@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * options.c — getopt_long over qcount's options, strict number parsing.
  * Every rejection names the offending word, so a one-line error says what

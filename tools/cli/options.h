@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * options.h — the qcount command line, parsed into a plain struct.  The
  * parser does no I/O: it returns an error message instead of printing it,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * quote.c — escaping what users typed before it is printed (see quote.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * quote.h — user input made safe to print: every message that quotes a
  * word, a file name or a line the user gave goes through here, so that no

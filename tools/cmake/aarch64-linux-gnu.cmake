@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # aarch64-linux-gnu.cmake — cross-building qcount for 64-bit Arm on a
 # Debian x86-64 host (gcc-aarch64-linux-gnu, g++-aarch64-linux-gnu,
 # libhwloc-dev:arm64, qemu-user: tools/scripts/install-deps.sh), with ctest

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # qcount.bash — bash completion for qcount: its options, the engine names,
 # the formats, and file names where an option takes a file.  Needs
 # bash alone (not the bash-completion package's helpers).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * context.c — the context of context.h.  The build's facts arrive as
  * compile definitions from tools/CMakeLists.txt: QC_MARCH (the -march the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * context.h — what a result was counted with, for --json's "context"
  * object (as Google Benchmark's context block) and for --version: the

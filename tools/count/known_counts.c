@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * known_counts.c — the published counts of known_counts.h, and the
  * comparison --check makes with them.  The rows are OEIS A000170 and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * known_counts.h — the published counts that --check compares with: OEIS
  * A000170 (all solutions) and A002562 (fundamental ones) for N = 1..27.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * known_test.c — the tests' build alone (qcount_fault): QCOUNT_TEST_KNOWN=
  * FILE replaces the table of known_counts.h with FILE's rows, in the format of

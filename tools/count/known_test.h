@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * known_test.h — the test build's replacement of the known counts
  * (known_test.c, linked into qcount_fault alone).

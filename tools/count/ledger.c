@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ledger.c — the checkpoint ledger (format in ledger.h).
  *

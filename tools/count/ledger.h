@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ledger.h — the checkpoint ledger: an append-only file that records each
  * finished work unit of one plan, so that a run killed at any moment can

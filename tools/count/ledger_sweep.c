@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ledger_sweep.c — removing the temporary files that runs killed while
  * creating a ledger left beside it (see qct_ledger_sweep in ledger.h).

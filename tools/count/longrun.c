@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * longrun.c — a count with its checkpoint ledger, progress line and signal
  * handling, and the words it ends with (see longrun.h).

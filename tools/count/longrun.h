@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * longrun.h — what makes a long count safe to leave running: the
  * checkpoint ledger, the progress line and clean stops on SIGINT/SIGTERM,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mpi_load.c — finding and loading the MPI module of mpi_load.h.  The
  * module is looked for relative to the program's own file (/proc/self/exe),

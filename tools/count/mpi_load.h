@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mpi_load.h — the program's way into its MPI module (libqcount_mpi.so,
  * count/qcount_mpi.c with threads/mpi/), loaded only when an MPI launcher

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * progress.c — the live progress line (see progress.h).
  *

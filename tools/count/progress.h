@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * progress.h — the live progress line of qcount on stderr: work units
  * done / total, percent, elapsed, ETA, placements per second, redrawn

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * qcount_mpi.c — the qcount program when an MPI launcher started it
  * (mpirun, srun): join the job, count across its ranks, and let rank 0

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * qcount_mpi.h — the program's MPI side (qcount_mpi.c), built when
  * CMake finds MPI into the module libqcount_mpi.so, whose entry

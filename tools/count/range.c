@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * range.c — the counts of range.h.  A range is a loop over single counts:
  * each N has its own plan, progress line and report, so a range shows

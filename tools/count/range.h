@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * range.h — counting in this process: one board size, or each of a range
  * FIRST-LAST in turn, every one as a long run (longrun.h) and reported

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * report.c — the result of a count as the user sees it (see report.h).
  * --unique is derived here, after the count, by Burnside over the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * report.h — printing a finished count, the same for a plain run and for
  * rank 0 of an MPI job: the bare total (and, with --unique, the fundamental

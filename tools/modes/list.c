@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * list.c — --list and --svg: the solutions of an N-board in lexicographic
  * order, as lines of columns, as boards, or drawn into an SVG file; with

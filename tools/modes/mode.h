@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mode.h — what the modes beyond counting share (private to modes/): the
  * entry of each mode, their one-line errors and the end of their output.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * modes.c — the entry of the modes beyond counting (see modes.h): each
  * mode is a file of its own, list.c, solve.c and verify.c (mode.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * modes.h — the modes beyond counting: --list (and --svg), --solve and
  * --verify.  The searching and checking is in core/; modes/ reads,

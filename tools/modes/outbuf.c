@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * outbuf.c — the buffered writer of outbuf.h.
  */

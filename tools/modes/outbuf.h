@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * outbuf.h — a buffered writer straight to a file descriptor, for the
  * listing and solution modes, which print up to hundreds of megabytes.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * output.c — how the modes write and fail (see mode.h): one-line errors,
  * the end of their output on stdout, a placement as its columns.

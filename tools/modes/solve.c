@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * solve.c — --solve: one solution of a board of any size up to 10^9, by
  * construction, or with --random by local search from a seed (a new one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * svg.c — the SVG writer of svg.h.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * svg.h — draws solutions as an SVG grid of chess boards, streamed: boards
  * are written as they come, and the picture's size, known only at the end,

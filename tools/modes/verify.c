@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * verify.c — --verify: checks placements, given as words or streamed from
  * stdin one per line: "valid" (status 0), or the first pair of queens that

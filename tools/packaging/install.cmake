@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # install.cmake — what `cmake --install` puts in place and what `cpack -G
 # DEB` packs: the program, libqcount (shared and static) with its public
 # headers, the CMake package and the pkg-config file that find it, the man

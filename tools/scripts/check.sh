@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # check.sh — second command of README.md and the whole of CI: the quick
 # tests under ASan+UBSan and under TSan (threads), the fuzzers briefly, the
 # quick tests of a 64-bit Arm build under qemu, and the full test suite on

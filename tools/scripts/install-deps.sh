@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # install-deps.sh — installs qcount's build and test dependencies from
 # Debian 12 packages (run as root).  Does nothing when all are present.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # setup.sh — first command of README.md: installs the dependencies, builds
 # qcount (Release, in build/) and counts N=16.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """speedup.py — thread scaling from qcount_bench's JSON: a table and a plot.
 
     QCOUNT_BENCH_THREADS=1-16 build/qcount_bench --benchmark_filter='count/join' \\
