@@ -232,15 +232,15 @@ static uint32_t key_at(uint64_t at, int size)
     return key;
 }
 
-/* Counts column keys [lo, hi) of w's pattern, in increasing order of the
- * keys with the top's number of columns outside M, into w. */
-static int count_keys(unit_walk *w, uint64_t lo, uint64_t hi, const int *stop)
+/* Counts slice `slice` of `slices` of w's pattern's column keys (in
+ * increasing order of the keys with the top's number of columns outside
+ * M; one slice of one: all of them) into w. */
+static int count_keys(unit_walk *w, uint32_t slice, uint32_t slices, const int *stop)
 {
     const qcj_geometry *g = &w->p->geo;
     const int top_free = g->h - __builtin_popcount(w->q);   /* top columns outside M */
     const uint64_t keys = key_count(g->n - qcj_block_cols(g), top_free);
-    if (hi > keys)
-        hi = keys;
+    const uint64_t lo = keys * slice / slices, hi = keys * (slice + 1) / slices;
     uint32_t tk = lo < hi ? key_at(lo, top_free) : 0;
     for (uint64_t at = lo; at < hi; at++) {
         if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED))
@@ -264,7 +264,7 @@ int QC_LEVEL(qcj_count_unit)(const qcj_plan *p, size_t unit, qcj_scratch *sc, qc
     const uint32_t slices = p->slices[ref.pattern];
     unit_walk w = {.p = p, .sc = sc, .sides = sc->side, .q = p->pattern[ref.pattern]};
     w.rest = p->block & ~w.q;
-    uint64_t placed = 0, lo = 0, hi = UINT64_MAX;
+    uint64_t placed = 0;
     const qcj_shared_sides *shared = NULL;
     int rc;
     if (slices == 1) {                      /* the unit lists its own bands */
@@ -278,12 +278,9 @@ int QC_LEVEL(qcj_count_unit)(const qcj_plan *p, size_t unit, qcj_scratch *sc, qc
             return rc;
         w.sides = shared->side;
         placed = ref.slice == 0 ? shared->placed : 0;   /* the lists' work, counted once */
-        const uint64_t keys = key_count(g->n - qcj_block_cols(g), g->h - __builtin_popcount(w.q));
-        lo = keys * ref.slice / slices;
-        hi = keys * (ref.slice + 1) / slices;
     }
     if (rc == QC_OK)
-        rc = count_keys(&w, lo, hi, stop);
+        rc = count_keys(&w, ref.slice, slices, stop);
     if (shared)
         qcj_shared_release(p->shared, ref.pattern, rc == QC_OK);
     if (rc != QC_OK)

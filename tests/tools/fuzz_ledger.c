@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "ledger.h"
+#include "slurp.h"
 
 static qc_plan *plan;
 static char path[64];
@@ -35,20 +36,6 @@ static void spit(const unsigned char *b, size_t len)
     FILE *f = fopen(path, "wb");
     if (!f || fwrite(b, 1, len, f) != len || fclose(f) != 0)
         abort();
-}
-
-static unsigned char *slurp(size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        abort();
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *b = malloc((size_t)n + 1);
-    *len = fread(b, 1, (size_t)n, f);
-    fclose(f);
-    return b;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -93,7 +80,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char err[512] = "";
     if (qct_ledger_open(&l, path, plan, err, sizeof err) != 0) {
         size_t got;
-        unsigned char *after = slurp(&got);
+        unsigned char *after = slurp(path, &got);
+        if (!after)
+            abort();
         if (got != len || memcmp(after, file, len) != 0)
             abort();                         /* a refused ledger was touched */
         if (!strstr(err, path) || strchr(err, '\n'))

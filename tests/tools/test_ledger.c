@@ -15,24 +15,10 @@
 
 #include "check.h"
 #include "ledger.h"
-
+#include "slurp.h"
 
 static char dir[] = "/tmp/test_ledger.XXXXXX";
 static char path[256];
-
-static unsigned char *slurp(const char *p, size_t *len)
-{
-    struct stat st;
-    FILE *f = stat(p, &st) == 0 && S_ISREG(st.st_mode) ? fopen(p, "rb") : NULL;
-    if (!f) { *len = 0; return NULL; }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *b = malloc((size_t)n + 1);
-    *len = fread(b, 1, (size_t)n, f);
-    fclose(f);
-    return b;
-}
 
 static void spit(const char *p, const unsigned char *b, size_t len)
 {
