@@ -7,7 +7,8 @@
 # the unpacked package counts; the man page renders without a warning and,
 # like the bash completion, names every option of `qcount --help`.
 # In a build with MPI, the installed and the packaged program also count
-# under mpirun, loading their MPI module from lib/qcount/.
+# under mpirun, loading their MPI module from lib/qcount/, and the installed
+# qcount-mpirun runs them.
 # Usage: install_test.sh BUILD_DIR SOURCE_DIR VERSION LIBDIR C_COMPILER
 set -u
 build=$1 src=$2 version=$3 libdir=$4 cc=$5
@@ -16,8 +17,8 @@ prefix=$tmp/prefix
 major=${version%%.*}
 # the MPI module, in a build with MPI: installed in lib/qcount/, loaded
 # from there by the installed program under mpirun
-module=
-[ -f "$build/lib/qcount/libqcount_mpi.so" ] && module=$libdir/qcount/libqcount_mpi.so
+module= launcher=
+[ -f "$build/lib/qcount/libqcount_mpi.so" ] && module=$libdir/qcount/libqcount_mpi.so launcher=bin/qcount-mpirun
 
 # ---- the install: every expected file, nothing else
 if cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" 2>&1; then ok; else
@@ -25,6 +26,7 @@ if cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" 2>&1; then ok
 files() { (cd "$1" && find . \( -type f -o -type l \) | sed 's|^\./||' | sort); }
 expected=$(sed '/^$/d' <<EOF2 | sort
 bin/qcount
+$launcher
 include/qcount.h
 include/qcount_solutions.h
 $libdir/libqcount.a
@@ -49,6 +51,10 @@ for h in qcount.h qcount_solutions.h; do
     cmp -s "$src/core/include/$h" "$prefix/include/$h" && ok || bad "include/$h is not core/include/$h"
 done
 cmp -s "$src/tools/man/qcount.1" "$prefix/share/man/man1/qcount.1" && ok || bad "installed man page differs"
+if [ -n "$launcher" ]; then
+    [ -x "$prefix/$launcher" ] && cmp -s "$src/tools/scripts/qcount-mpirun" "$prefix/$launcher" \
+        && ok || bad "$launcher is not tools/scripts/qcount-mpirun, executable"
+fi
 so=$prefix/$libdir/libqcount.so
 [ "$(readlink "$so")" = "libqcount.so.$major" ] && [ "$(readlink "$so.$major")" = "libqcount.so.$version" ] \
     && ok || bad "libqcount.so symlinks: $(readlink "$so") $(readlink "$so.$major")"
@@ -65,13 +71,15 @@ out=$("$prefix/bin/qcount" --version 2>&1) && [ "$(head -n 1 <<<"$out")" = "qcou
 ldd "$prefix/bin/qcount" | grep -q libmpi && bad "the installed qcount links libmpi" || ok
 # under a launcher the installed program finds its module from its own path
 mpirun=$(command -v mpirun)
-run_mpi() {   # run_mpi QCOUNT: 2 ranks count N=12
+run_mpi() {   # run_mpi QCOUNT [LAUNCHER]: 2 ranks count N=12
     OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 60 \
-        "$mpirun" --oversubscribe -np 2 "$1" -t 1 12 2>"$tmp/mpi.err"
+        "${2:-$mpirun}" --oversubscribe -np 2 "$1" -t 1 12 2>"$tmp/mpi.err"
 }
 if [ -n "$module" ] && [ -n "$mpirun" ]; then
     out=$(run_mpi "$prefix/bin/qcount") && [ "$out" = 14200 ] && ok \
         || bad "installed qcount under mpirun -> '$out' $(cat "$tmp/mpi.err")"
+    out=$(MPIRUN=$mpirun run_mpi "$prefix/bin/qcount" "$prefix/$launcher") && [ "$out" = 14200 ] && ok \
+        || bad "installed qcount under qcount-mpirun -> '$out' $(cat "$tmp/mpi.err")"
 fi
 
 # ---- the embedding example against the prefix, both ways: N=12 and its

@@ -9,6 +9,8 @@
 #   CASE: counts | refuse | big (N=17 on 3 ranks) | resume
 #         | fail (QCOUNT: the qcount_fault test build, see fault_test.sh)
 #         | stall (a worker stopped with SIGSTOP holds back only its units)
+#         | stop (SIGINT/SIGTERM to tools/scripts/qcount-mpirun, SIGUSR1/2
+#           to mpirun: the stop line, 130/143, and the ledger resumes)
 #
 # Open MPI inside a container or CI runner needs (all set below):
 #   OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  CI runs as root
@@ -197,6 +199,50 @@ stall)
         if [ "$b" -gt "$a" ] && [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = "$want" ]; then ok
         else bad "stall trial $trial: ledger $a -> $b bytes while rank 1 was stopped, rc=$rc out='$(cat "$tmp/out")' err='$(cat "$tmp/err")'"; fi
     done
+    ;;
+stop)
+    # SIGINT and SIGTERM to qcount-mpirun, SIGUSR1 and SIGUSR2 to a plain
+    # mpirun, once the ledger holds 50 units: status 130 or 143, nothing on
+    # stdout, rank 0's stop line naming what the ledger holds, the ledger
+    # free and holding just that, and a run resumed from it on 3 ranks
+    # gives the exact total.  (A plain mpirun given SIGINT or SIGTERM exits
+    # 1 without the line: this fails if qcount-mpirun passes them on so.)
+    n=16 want=$(known_total 16)
+    launcher=$(dirname "$0")/../../tools/scripts/qcount-mpirun
+    records() { local sz; sz=$(stat -c %s "$1" 2>/dev/null || echo 64); echo $(((sz - 64) / 40)); }
+    set -m   # each job its own process group, and SIGINT not ignored in it
+    free() { local i=0; while [ $i -lt 100 ] && ! flock -n -x "$1" true 2>/dev/null; do sleep 0.05; i=$((i + 1)); done; flock -n -x "$1" true; }
+    # expect_stop HOW SIGNAL STATUS NAME COMMAND...
+    expect_stop() {
+        local how=$1 sig=$2 want_rc=$3 name=$4; shift 4
+        local ledger=$tmp/ledger.$sig i=0
+        "$@" -np 2 "$qcount" --engine halving --threads 1 --quiet --checkpoint "$ledger" $n \
+            >"$tmp/out" 2>"$tmp/err" &
+        local pid=$!
+        while [ $i -lt 1500 ] && kill -0 $pid 2>/dev/null && [ "$(records "$ledger")" -lt 50 ]; do
+            sleep 0.02; i=$((i + 1))
+        done
+        kill -"$sig" $pid
+        i=0   # at most 30 s more, then the whole group goes
+        while [ $i -lt 1500 ] && kill -0 $pid 2>/dev/null; do sleep 0.02; i=$((i + 1)); done
+        kill -0 $pid 2>/dev/null && kill -KILL -- -$pid
+        wait $pid
+        local rc=$? saved
+        saved=$(sed -n "s/^qcount: stopped by $name: \([0-9]*\) of [0-9]* work units are saved in ledger '.*'; run the same command again to resume\$/\1/p" "$tmp/err")
+        if [ $rc -eq "$want_rc" ] && [ ! -s "$tmp/out" ] && [ -n "$saved" ] && [ "$saved" -ge 50 ] \
+           && [ "$saved" -eq "$(records "$ledger")" ] && free "$ledger"; then ok
+        else bad "$how: rc=$rc (want $want_rc) out='$(cat "$tmp/out")' err='$(cat "$tmp/err")' records $(records "$ledger")"; fi
+        timeout 120 "$mpiexec" -np 3 "$qcount" --engine halving --threads 1 --checkpoint "$ledger" $n \
+            >"$tmp/out" 2>"$tmp/err"
+        rc=$?
+        if [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = "$want" ] \
+           && grep -q "^qcount: 3 ranks, .* units ($saved from the ledger)" "$tmp/err"; then ok
+        else bad "resume after $how: rc=$rc out='$(cat "$tmp/out")' err='$(cat "$tmp/err")' (want $want, $saved resumed)"; fi
+    }
+    expect_stop "SIGINT to qcount-mpirun" INT 130 SIGINT env MPIRUN="$mpiexec" sh "$launcher"
+    expect_stop "SIGTERM to qcount-mpirun" TERM 143 SIGTERM env MPIRUN="$mpiexec" sh "$launcher"
+    expect_stop "SIGUSR1 to mpirun" USR1 130 SIGINT "$mpiexec"
+    expect_stop "SIGUSR2 to mpirun" USR2 143 SIGTERM "$mpiexec"
     ;;
 *)
     echo "mpi_test.sh: unknown case '$case'" >&2

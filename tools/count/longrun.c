@@ -9,6 +9,12 @@
  * units they had finished are already in the ledger, and the ledger is
  * synced before the exit status 128+signal.  SA_RESETHAND: a second ^C
  * kills at once, which the ledger survives too.
+ *
+ * [forwarded stop] Open MPI's mpirun forwards SIGUSR1 and SIGUSR2 to its
+ * ranks but never SIGINT or SIGTERM (it kills the job itself and exits 1),
+ * so under a launcher SIGUSR1 stands for SIGINT and SIGUSR2 for SIGTERM:
+ * the same stop, stop line and status.  tools/scripts/qcount-mpirun turns
+ * the INT and TERM it gets into these.
  */
 #include <errno.h>
 #include <signal.h>
@@ -23,6 +29,8 @@ static int stop_signal;        /* which signal set it */
 
 static void on_stop_signal(int sig)
 {
+    if (sig == SIGUSR1 || sig == SIGUSR2)   /* [forwarded stop] */
+        sig = sig == SIGUSR1 ? SIGINT : SIGTERM;
     __atomic_store_n(&stop_signal, sig, __ATOMIC_RELAXED);
     __atomic_store_n(&stop_flag, 1, __ATOMIC_RELAXED);
 }
@@ -78,15 +86,26 @@ void qc_longrun_hooks(qc_longrun_ctx *lr, qc_run_options *run)
     run->stop = &stop_flag;
 }
 
-void qc_longrun_catch_signals(struct sigaction *old_int, struct sigaction *old_term)
+/* a and b raise the stop flag, once each; their old actions to old_a/old_b */
+static void catch_pair(int a, int b, struct sigaction *old_a, struct sigaction *old_b)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_stop_signal;
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = SA_RESETHAND;
-    sigaction(SIGINT, &sa, old_int);
-    sigaction(SIGTERM, &sa, old_term);
+    sigaction(a, &sa, old_a);
+    sigaction(b, &sa, old_b);
+}
+
+void qc_longrun_catch_signals(struct sigaction *old_int, struct sigaction *old_term)
+{
+    catch_pair(SIGINT, SIGTERM, old_int, old_term);
+}
+
+void qc_longrun_catch_forwarded(void)
+{
+    catch_pair(SIGUSR1, SIGUSR2, NULL, NULL);
 }
 
 int qc_longrun_stop_signal(void)

@@ -40,7 +40,12 @@ void qc_longrun_hooks(qc_longrun_ctx *lr, qc_run_options *run);
 /* SIGINT/SIGTERM raise the stop flag (a second one kills at once); the old
  * actions go to old_int/old_term when not NULL. */
 void qc_longrun_catch_signals(struct sigaction *old_int, struct sigaction *old_term);
-/* The signal that raised the stop flag, or 0. */
+/* Under an MPI launcher: SIGUSR1 and SIGUSR2, which mpirun forwards to
+ * every rank, raise the stop flag as SIGINT and SIGTERM would (a second
+ * one kills at once).  [forwarded stop] */
+void qc_longrun_catch_forwarded(void);
+/* The signal that raised the stop flag, or 0 (SIGINT or SIGTERM for a
+ * forwarded stop). */
 int qc_longrun_stop_signal(void);
 
 /* Syncs lr's ledger (none is fine): 0, or 2 with "ledger 'F': cannot

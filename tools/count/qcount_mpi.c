@@ -10,9 +10,11 @@
  * resumes from it on any number of ranks.  Records are written as they
  * come (one pwrite each), so even SIGKILL loses only the units in flight.
  * SIGINT/SIGTERM on rank 0 (srun forwards them; Open MPI's mpirun does
- * not, it kills the ranks itself) syncs the ledger,
- * says how far it got and ends the job with MPI_Abort; the other ranks keep
- * the default action and simply die.  A work unit that runs out of memory
+ * not, it kills the ranks itself), or SIGUSR1/SIGUSR2 standing for them
+ * (which mpirun forwards; longrun.c [forwarded stop]), syncs the ledger,
+ * says how far it got and ends the job with MPI_Abort.  The other ranks
+ * take SIGUSR1/SIGUSR2 too and wait for rank 0's abort; SIGINT/SIGTERM
+ * keep the default action there and simply kill them.  A work unit that runs out of memory
  * on any rank ends the job the same way, with one line and exit status 2.
  */
 #include <signal.h>
@@ -114,6 +116,7 @@ static int end_together(const qc_options *opts, qc_longrun_ctx *ctx, qct_mpi_res
 
 int qcount_mpi_main(const qc_options *opts, int *argc, char ***argv)
 {
+    qc_longrun_catch_forwarded();   /* every rank, before MPI starts: mpirun forwards to all */
     if (qct_mpi_init(argc, argv) != QC_OK) {
         fprintf(stderr, "qcount: MPI could not start with thread support (MPI_THREAD_FUNNELED)\n");
         qct_mpi_finalize();

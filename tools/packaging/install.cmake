@@ -2,7 +2,7 @@
 # install.cmake — what `cmake --install` puts in place and what `cpack -G
 # DEB` packs: the program, libqcount (shared and static) with its public
 # headers, the CMake package and the pkg-config file that find it, the man
-# page, the bash completion and the licence.  Included once, at the end of
+# page, the bash completion, the licence and, with MPI, qcount-mpirun.  Included once, at the end of
 # the top-level CMakeLists.txt, after the rooms have defined their targets.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -80,6 +80,9 @@ install(TARGETS qcount_shared qcount_static EXPORT qcountTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   PUBLIC_HEADER DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/tools/man/qcount.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+if(TARGET qcount_mpi)   # mpirun on which ^C and SIGTERM stop qcount cleanly
+  install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/scripts/qcount-mpirun DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
 install(FILES ${PROJECT_SOURCE_DIR}/tools/completion/qcount.bash
   DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME qcount)
 install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})
