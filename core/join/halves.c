@@ -88,10 +88,10 @@ static inline size_t pair_one(uint64_t in, uint64_t bo, const uint64_t *inner,
 }
 
 int qcj_halves_of(const qcj_rank *r, const qcj_splits *sp, const qcj_side *s, uint32_t set,
-                  uint64_t avoid, qcj_vec *out, size_t *len_out, uint64_t *tested)
+                  uint64_t avoid, uint64_t mark, qcj_vec *out, size_t *len_out, uint64_t *tested)
 {
     const qcj_band *b0 = &s->band[0], *b1 = &s->band[1];
-    size_t len = 0;
+    size_t len = *len_out;
     uint64_t pairs = 0;
     for (size_t i = 0; i < sp->count; i++) {
         const uint32_t x = deposit(sp->subset[i], set);      /* [split by deposit] */
@@ -136,7 +136,7 @@ int qcj_halves_of(const qcj_rank *r, const qcj_splits *sp, const qcj_side *s, ui
                 if (bo_a[e] & avoid)
                     continue;
                 const __m512i vin = _mm512_set1_epi64((long long)in_a[e]);
-                const __m512i vbo = _mm512_set1_epi64((long long)bo_a[e]);
+                const __m512i vbo = _mm512_set1_epi64((long long)(bo_a[e] | mark));
                 const __mmask8 fit0 = _mm512_mask_testn_epi64_mask(ok0, vin, w0);
                 const __mmask8 fit1 = _mm512_mask_testn_epi64_mask(ok1, vin, w1);
                 uint64_t *dst = o + len;
@@ -150,7 +150,7 @@ int qcj_halves_of(const qcj_rank *r, const qcj_splits *sp, const qcj_side *s, ui
 #endif
         for (uint32_t e = 0; e < na; e++)
             if ((bo_a[e] & avoid) == 0)
-                len += pair_one(in_a[e], bo_a[e], in_b, bo_b, nb, avoid, o + len);
+                len += pair_one(in_a[e], bo_a[e] | mark, in_b, bo_b, nb, avoid, o + len);
     }
     *tested += pairs;
     *len_out = len;

@@ -13,13 +13,15 @@
  *      most likely used by both halves (a small counting sort);
  *   3. for each top group g and each bottom group that is a subset of ~g
  *      (no shared key diagonal: the sieve), count the pairs whose other
- *      border diagonals are disjoint too (pairs.h, the hot loop).
+ *      border diagonals are disjoint too: the hot loop, on the avx512
+ *      level by nibble tables (nibbles.h) where the rest fits 32 bits,
+ *      else by one AND per pair (pairs.h).
  * Only one column set's halves are in memory at a time, so a unit's memory
  * is its band lists (a few MiB) whatever N.
- * Odd N: both halves have h rows and the middle row h is left over.  Steps
- * 2-3 run over (S, middle column c): the tops of S that spare the middle
- * queen against the bottoms of ~S\{c} that spare it ([middle spared]).
- * Even N takes the same path with one pass and no middle queen.
+ * Odd N: both halves have h rows and the middle row h is left over.  The
+ * bottoms of ~S\{c} for every free column c spare the middle queen in c
+ * and carry its signature, and are joined with the tops of S at once
+ * ([middle carried]).  Even N takes the same path with no middle queen.
  * Work reported (qc_tally.placements): queens placed in the bands, pairs of
  * band placements tested, and pairs of halves tested by the hot loop.
  */
@@ -29,6 +31,13 @@
 #include "orbits.h"
 #include "pairs.h"
 #include "unit.h"
+
+#if defined(__AVX512BW__) && defined(QCJ_PAIRS_HAVE_AVX512)
+#include "nibbles.h"
+#define NIBBLES 1       /* narrow signatures take the nibble tables */
+#else
+#define NIBBLES 0
+#endif
 
 /* The halves of one column set sorted into groups by their k key
  * diagonals: off[g]..off[g+1] index group g's ANDed signature parts (low32
@@ -94,71 +103,99 @@ static uint64_t join_groups(const qcj_geometry *g, const groups *top, const grou
                                         g->key_bits, extra, tested);
 }
 
-/* Odd N, [middle spared]: copies the tops that spare the middle queen's
- * diagonals (signature mid) into dst; the bottoms are built sparing them
- * too (qcj_halves_of's avoid), so the hot loop need not test the middle
- * queen at all.  A top group sharing a key diagonal with it is dropped
- * whole. */
-static void spare_middle(const qcj_geometry *g, const groups *src, uint64_t mid, groups *dst)
-{
-    const uint32_t count = 1u << g->key_bits;
-    const uint32_t mid_key = (uint32_t)(mid >> g->key_shift) & (count - 1);
-    const uint64_t mid_low = mid & ~((uint64_t)(count - 1) << g->key_shift);
-    const uint32_t mid32 = (uint32_t)mid_low;
-    uint32_t at = 0;
-    for (uint32_t grp = 0; grp < count; grp++) {
-        dst->off[grp] = at;
-        if (grp & mid_key)
-            continue;
-        if (g->wide) {
-            for (size_t i = src->off[grp]; i < src->off[grp + 1]; i++) {
-                uint64_t t = src->low64[i];
-                dst->low64[at] = t;
-                at += (t & mid_low) == 0;      /* kept unless it attacks */
-            }
-        } else {
-            for (size_t i = src->off[grp]; i < src->off[grp + 1]; i++) {
-                uint32_t t = src->low32[i];
-                dst->low32[at] = t;
-                at += (t & mid32) == 0;
-            }
-        }
-    }
-    dst->off[count] = at;
-}
-
 /* One unit while it walks its column sets. */
 typedef struct unit_walk {
     const qcj_plan *p;
     qcj_scratch *sc;
     const qcj_side *sides; /* band lists: [0] the top's, [1] the bottom's */
     uint32_t q, rest;     /* the top's and the bottom's columns inside M */
+    int nibbles;          /* 0, or the nibbles of the ANDed part (nibbles.h) */
     uint64_t tested;      /* pairs of band placements and of halves tested */
     qc_u128 total;
 } unit_walk;
 
-/* The tops on top column set s, grouped into *tops; on odd N also room
- * for the tops sparing a middle queen, *spared.  *none when there are no
- * tops. */
-static int make_tops(unit_walk *w, uint32_t s, groups *tops, groups *spared, int *none)
+#if NIBBLES
+/* The nibbles of g's ANDed part when the nibble tables take it (narrow),
+ * else 0. */
+static int nibble_chunks(const qcj_geometry *g)
+{
+    const int slots = 2 * (g->n - 1 + g->n % 2);
+    return g->wide ? 0 : qcj_nib_chunks(slots - g->key_bits);
+}
+
+/* The tops of one column set as nibble tables (scratch nib_blk,
+ * nib_tables). */
+static int tops_to_tables(unit_walk *w, const groups *tops)
+{
+    const size_t count = (size_t)1 << w->p->geo.key_bits;
+    qcj_scratch *sc = w->sc;
+    const size_t blocks = qcj_nib_blocks(tops->off, count);
+    uint32_t *blk = qcj_vec_reserve(&sc->nib_blk, (count + 1) * sizeof *blk);
+    uint8_t *tables = qcj_vec_reserve(&sc->nib_tables, (blocks ? blocks : 1) * QCJ_NIB_BLOCK_BYTES);
+    if (!blk || !tables)
+        return QC_ENOMEM;
+    qcj_nib_tables(tops->off, tops->low32, count, w->nibbles, blk, tables);
+    return QC_OK;
+}
+
+/* Pairs of the tops (as tables) and the nb grouped bottoms. */
+static int pairs_by_nibbles(unit_walk *w, const groups *tops, const groups *bottoms, size_t nb,
+                            uint64_t *pairs)
+{
+    qcj_scratch *sc = w->sc;
+    const size_t stride = qcj_nib_stride(nb);
+    uint8_t *planes = qcj_vec_reserve(&sc->nib_planes, stride * (size_t)w->nibbles);
+    if (!planes)
+        return QC_ENOMEM;
+    qcj_nib_planes(bottoms->low32, nb, 0, w->nibbles, planes, stride);
+    *pairs = qcj_nib_count(tops->off, sc->nib_blk.p, sc->nib_tables.p, bottoms->off, planes, stride,
+                           w->p->geo.key_bits, w->nibbles, 0, &w->tested);
+    return QC_OK;
+}
+#endif
+
+/* The tops on top column set s, grouped into *tops (and on the avx512
+ * level as nibble tables); *none when there are none. */
+static int make_tops(unit_walk *w, uint32_t s, groups *tops, int *none)
 {
     const qcj_geometry *g = &w->p->geo;
     qcj_scratch *sc = w->sc;
-    size_t nt;
+    size_t nt = 0;
     int rc = qcj_halves_of(&w->p->rank, &w->p->splits[0], &w->sides[0], qcj_squeeze(g, w->q, s), 0,
-                           &sc->raw[0], &nt, &w->tested);
+                           0, &sc->raw[0], &nt, &w->tested);
     *none = rc == QC_OK && nt == 0;
     if (rc != QC_OK || nt == 0)
         return rc;
     rc = group_halves(g, sc->raw[0].p, nt, &sc->off[0], &sc->low[0], tops);
-    if (rc == QC_OK && g->n % 2)
-        rc = groups_reserve(g, nt, &sc->spared_off, &sc->spared, spared);
+#if NIBBLES
+    if (rc == QC_OK && w->nibbles)
+        rc = tops_to_tables(w, tops);
+#endif
     return rc;
 }
 
+/* The pairs of the tops and the nb bottoms in the scratch's raw[1]. */
+static int join_bottoms(unit_walk *w, const groups *tops, size_t nb, uint64_t *pairs)
+{
+    const qcj_geometry *g = &w->p->geo;
+    qcj_scratch *sc = w->sc;
+    groups bottoms;
+    if (group_halves(g, sc->raw[1].p, nb, &sc->off[1], &sc->low[1], &bottoms) != QC_OK)
+        return QC_ENOMEM;
+#if NIBBLES
+    if (w->nibbles)
+        return pairs_by_nibbles(w, tops, &bottoms, nb, pairs);
+#endif
+    *pairs = join_groups(g, tops, &bottoms, 0, &w->tested);
+    return QC_OK;
+}
+
 /* Adds the solutions whose top half uses column set s, times their
- * weights, to w->total: on odd N one pass per free column c of the middle
- * queen, on even N one pass with none. */
+ * weights, to w->total.  [middle carried] On odd N the bottoms of every
+ * free column c of the middle queen are built sparing it, carry its
+ * signature (so that a top it attacks meets none of them), and are joined
+ * with the tops at once, one join per weight: the middle columns of one
+ * weight are one list.  On even N: one list, no middle queen. */
 static int count_set(unit_walk *w, uint32_t s)
 {
     const qcj_plan *p = w->p;
@@ -166,41 +203,42 @@ static int count_set(unit_walk *w, uint32_t s)
     qcj_scratch *sc = w->sc;
     const int n = g->n, odd = n & 1;
     const uint32_t free_cols = qck_full_mask(n) & ~s;
-    groups tops, spared = {0}, bottoms;
-    int tops_made = 0;
-    for (uint32_t mids = odd ? free_cols : 1u; mids; mids &= mids - 1) {
-        const int c = odd ? __builtin_ctz(mids) : -1;
-        const int weight = odd ? qcj_triple_weight(s, c, p->block, n)
-                               : qcj_set_weight(s, w->q, p->block, n, p->flip);
-        if (weight == 0)
-            continue;
-        if (!tops_made) {                   /* the tops of s, once */
-            int none;
-            tops_made = 1;
-            int rc = make_tops(w, s, &tops, &spared, &none);
-            if (rc != QC_OK || none)
-                return rc;
+    int weight_of[32] = {0}, weights = 0;     /* weights seen, as bits */
+    if (odd) {
+        for (uint32_t mids = free_cols; mids; mids &= mids - 1) {
+            const int c = __builtin_ctz(mids);
+            weight_of[c] = qcj_triple_weight(s, c, p->block, n);
+            weights |= weight_of[c] ? 1 << weight_of[c] : 0;
         }
-        const uint64_t mid = odd ? g->cell_sig[g->h][c] : 0;
-        const uint32_t bset = odd ? free_cols & ~(1u << c) : free_cols;
-        size_t nb;
-        int rc = qcj_halves_of(&p->rank, &p->splits[1], &w->sides[1], qcj_squeeze(g, w->rest, bset),
-                               mid, &sc->raw[1], &nb, &w->tested);
+    } else {
+        const int weight = qcj_set_weight(s, w->q, p->block, n, p->flip);
+        weights = weight ? 1 << weight : 0;
+    }
+    if (!weights)
+        return QC_OK;
+    groups tops;
+    int none;
+    int rc = make_tops(w, s, &tops, &none);
+    if (rc != QC_OK || none)
+        return rc;
+    for (; weights; weights &= weights - 1) {
+        const int weight = __builtin_ctz(weights);
+        size_t nb = 0;
+        for (uint32_t mids = odd ? free_cols : 1u; mids && rc == QC_OK; mids &= mids - 1) {
+            const int c = odd ? __builtin_ctz(mids) : -1;
+            if (odd && weight_of[c] != weight)
+                continue;
+            const uint64_t mid = odd ? g->cell_sig[g->h][c] : 0;
+            const uint32_t bset = odd ? free_cols & ~(1u << c) : free_cols;
+            rc = qcj_halves_of(&p->rank, &p->splits[1], &w->sides[1],
+                               qcj_squeeze(g, w->rest, bset), mid, mid, &sc->raw[1], &nb, &w->tested);
+        }
+        uint64_t pairs = 0;
+        if (rc == QC_OK && nb)
+            rc = join_bottoms(w, &tops, nb, &pairs);
         if (rc != QC_OK)
             return rc;
-        if (nb == 0)
-            continue;
-        const groups *t = &tops;
-        if (odd) {
-            spare_middle(g, &tops, mid, &spared);
-            if (spared.off[(size_t)1 << g->key_bits] == 0)
-                continue;
-            t = &spared;
-        }
-        if (group_halves(g, sc->raw[1].p, nb, &sc->off[1], &sc->low[1], &bottoms) != QC_OK)
-            return QC_ENOMEM;
-        const uint32_t mid_key = (uint32_t)(mid >> g->key_shift) & ((1u << g->key_bits) - 1u);
-        w->total += (qc_u128)join_groups(g, t, &bottoms, mid_key, &w->tested) * (unsigned)weight;
+        w->total += (qc_u128)pairs * (unsigned)weight;
     }
     return QC_OK;
 }
@@ -263,6 +301,9 @@ int QC_LEVEL(qcj_count_unit)(const qcj_plan *p, size_t unit, qcj_scratch *sc, qc
     const qcj_unit_ref ref = p->unit[unit];
     const uint32_t slices = p->slices[ref.pattern];
     unit_walk w = {.p = p, .sc = sc, .sides = sc->side, .q = p->pattern[ref.pattern]};
+#if NIBBLES
+    w.nibbles = nibble_chunks(g);
+#endif
     w.rest = p->block & ~w.q;
     uint64_t placed = 0;
     const qcj_shared_sides *shared = NULL;
