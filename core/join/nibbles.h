@@ -65,22 +65,22 @@ static inline size_t qcj_nib_stride(size_t len)
 }
 
 /* The sieve ([sieve], pairs_loops.h) on nibble tables: the disjoint pairs
- * of each top key group tg with no key in extra, against each bottom key
- * group inside ~(tg | extra); tops as tables (toff, blk, tables), bottoms
- * as planes (boff, planes, stride), 2^key_bits groups each.  Adds the
- * pairs tested (top, bottom; padding not counted) to *tested. */
+ * of each top key group tg against each bottom key group inside ~tg; tops
+ * as tables (toff, blk, tables), bottoms as planes (boff, planes, stride),
+ * 2^key_bits groups each.  Adds the pairs tested (top, bottom; padding not
+ * counted) to *tested. */
 uint64_t qcj_nib_count(const uint32_t *toff, const uint32_t *blk, const uint8_t *tables,
                        const uint32_t *boff, const uint8_t *planes, size_t stride, int key_bits,
-                       int chunks, uint32_t extra, uint64_t *tested);
+                       int chunks, uint64_t *tested);
 
 /* The loop's two builds (nibbles_loop.h), which qcj_nib_count picks
  * from: shuffles alone, and VPOPCNTQ (AVX-512 VPOPCNTDQ; built where the
  * compiler knows it, QCJ_NIB_VPOPCNT). */
 uint64_t qcj_nib_count_shuffled(const uint32_t *toff, const uint32_t *blk, const uint8_t *tables,
                                 const uint32_t *boff, const uint8_t *planes, size_t stride,
-                                int key_bits, int chunks, uint32_t extra, uint64_t *tested);
+                                int key_bits, int chunks, uint64_t *tested);
 uint64_t qcj_nib_count_popcnt(const uint32_t *toff, const uint32_t *blk, const uint8_t *tables,
                               const uint32_t *boff, const uint8_t *planes, size_t stride,
-                              int key_bits, int chunks, uint32_t extra, uint64_t *tested);
+                              int key_bits, int chunks, uint64_t *tested);
 
 #endif

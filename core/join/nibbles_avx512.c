@@ -89,7 +89,7 @@ AVX512BW void qcj_nib_planes(const uint32_t *low32, size_t len, uint32_t or_in, 
 
 uint64_t qcj_nib_count(const uint32_t *toff, const uint32_t *blk, const uint8_t *tables,
                        const uint32_t *boff, const uint8_t *planes, size_t stride, int key_bits,
-                       int chunks, uint32_t extra, uint64_t *tested)
+                       int chunks, uint64_t *tested)
 {
 #if defined(QCJ_NIB_VPOPCNT)
     static int vpopcnt = -1;              /* the same answer for every thread */
@@ -97,9 +97,9 @@ uint64_t qcj_nib_count(const uint32_t *toff, const uint32_t *blk, const uint8_t 
         __atomic_store_n(&vpopcnt, __builtin_cpu_supports("avx512vpopcntdq") != 0, __ATOMIC_RELAXED);
     if (__atomic_load_n(&vpopcnt, __ATOMIC_RELAXED))
         return qcj_nib_count_popcnt(toff, blk, tables, boff, planes, stride, key_bits, chunks,
-                                    extra, tested);
+                                    tested);
 #endif
-    return qcj_nib_count_shuffled(toff, blk, tables, boff, planes, stride, key_bits, chunks, extra,
+    return qcj_nib_count_shuffled(toff, blk, tables, boff, planes, stride, key_bits, chunks,
                                   tested);
 }
 

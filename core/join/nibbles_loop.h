@@ -59,19 +59,24 @@ NIB_LOOP_INLINE void block_range(const __m512i *t, const uint8_t *planes, size_t
 
 NIB_LOOP_INLINE uint64_t count_chunks(const uint32_t *toff, const uint32_t *blk, const uint8_t *tables,
                                  const uint32_t *boff, const uint8_t *planes, size_t stride,
-                                 int key_bits, const int chunks, uint32_t extra, uint64_t *tested)
+                                 int key_bits, const int chunks, uint64_t *tested)
 {
     const uint32_t kmask = (1u << key_bits) - 1u;
     __m512i sums = _mm512_setzero_si512();
     uint64_t tried = 0;
     for (uint32_t tg = 0; tg <= kmask; tg++) {
         const uint64_t nt = toff[tg + 1] - toff[tg];
-        if (nt == 0 || (tg & extra))    /* none, or all clash with extra */
+        if (nt == 0)
             continue;
-        const uint32_t avail = ~(tg | extra) & kmask;
-        for (uint32_t bg = avail;; bg = (bg - 1) & avail) {   /* submasks of avail */
-            tried += nt * (boff[bg + 1] - boff[bg]);
-            if (bg == 0)
+        /* [runs of groups] the bottom groups inside ~tg, 2^run neighbours
+         * at a time: those of each submask of its bits above its trailing
+         * ones */
+        const uint32_t avail = ~tg & kmask;
+        const int run = __builtin_ctz(~avail);
+        const uint32_t high = avail >> run;
+        for (uint32_t hg = high;; hg = (hg - 1) & high) {      /* submasks of high */
+            tried += nt * (boff[(hg + 1) << run] - boff[hg << run]);
+            if (hg == 0)
                 break;
         }
         for (uint32_t b = blk[tg]; b < blk[tg + 1]; b++) {
@@ -79,11 +84,11 @@ NIB_LOOP_INLINE uint64_t count_chunks(const uint32_t *toff, const uint32_t *blk,
             const uint8_t *tb = tables + (size_t)QCJ_NIB_BLOCK_BYTES * b;
             for (int j = 0; j < chunks; j++)
                 t[j] = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(tb + 16 * j)));
-            for (uint32_t bg = avail;; bg = (bg - 1) & avail) {
-                const size_t b0 = boff[bg], nb = boff[bg + 1] - b0;
+            for (uint32_t hg = high;; hg = (hg - 1) & high) {
+                const size_t b0 = boff[hg << run], nb = boff[(hg + 1) << run] - b0;
                 if (nb)
                     block_range(t, planes, stride, b0, nb, chunks, &sums);
-                if (bg == 0)
+                if (hg == 0)
                     break;
             }
         }
@@ -96,17 +101,17 @@ NIB_LOOP_INLINE uint64_t count_chunks(const uint32_t *toff, const uint32_t *blk,
  * its loops over the nibbles unroll. */
 uint64_t NIB_COUNT_NAME(const uint32_t *toff, const uint32_t *blk, const uint8_t *tables,
                         const uint32_t *boff, const uint8_t *planes, size_t stride, int key_bits,
-                        int chunks, uint32_t extra, uint64_t *tested)
+                        int chunks, uint64_t *tested)
 {
     switch (chunks) {
     case 6:
-        return count_chunks(toff, blk, tables, boff, planes, stride, key_bits, 6, extra, tested);
+        return count_chunks(toff, blk, tables, boff, planes, stride, key_bits, 6, tested);
     case 7:
-        return count_chunks(toff, blk, tables, boff, planes, stride, key_bits, 7, extra, tested);
+        return count_chunks(toff, blk, tables, boff, planes, stride, key_bits, 7, tested);
     case 8:
-        return count_chunks(toff, blk, tables, boff, planes, stride, key_bits, 8, extra, tested);
+        return count_chunks(toff, blk, tables, boff, planes, stride, key_bits, 8, tested);
     default:
-        return count_chunks(toff, blk, tables, boff, planes, stride, key_bits, 5, extra, tested);
+        return count_chunks(toff, blk, tables, boff, planes, stride, key_bits, 5, tested);
     }
 }
 

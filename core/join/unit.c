@@ -149,7 +149,7 @@ static int pairs_by_nibbles(unit_walk *w, const groups *tops, const groups *bott
         return QC_ENOMEM;
     qcj_nib_planes(bottoms->low32, nb, 0, w->nibbles, planes, stride);
     *pairs = qcj_nib_count(tops->off, sc->nib_blk.p, sc->nib_tables.p, bottoms->off, planes, stride,
-                           w->p->geo.key_bits, w->nibbles, 0, &w->tested);
+                           w->p->geo.key_bits, w->nibbles, &w->tested);
     return QC_OK;
 }
 #endif
