@@ -19,9 +19,10 @@
  * Only one column set's halves are in memory at a time, so a unit's memory
  * is its band lists (a few MiB) whatever N.
  * Odd N: both halves have h rows and the middle row h is left over.  The
- * bottoms of ~S\{c} for every free column c spare the middle queen in c
- * and carry its signature, and are joined with the tops of S at once
- * ([middle carried]).  Even N takes the same path with no middle queen.
+ * bottoms of ~S\{c} spare the middle queen in c; the nibble tables join
+ * those of every c at once, each carrying its middle queen ([middle
+ * carried]), the AND loop one c at a time with the tops that spare it
+ * ([middle spared]).  Even N takes the same path with no middle queen.
  * Work reported (qc_tally.placements): queens placed in the bands, pairs of
  * band placements tested, and pairs of halves tested by the hot loop.
  */
@@ -103,6 +104,39 @@ static uint64_t join_groups(const qcj_geometry *g, const groups *top, const grou
                                         g->key_bits, extra, tested);
 }
 
+/* Odd N by the AND loop, [middle spared]: copies the tops that spare the
+ * middle queen's diagonals (signature mid) into dst; the bottoms are built
+ * sparing them too (qcj_halves_of's avoid), so the hot loop need not test
+ * the middle queen at all.  A top group sharing a key diagonal with it is
+ * dropped whole. */
+static void spare_middle(const qcj_geometry *g, const groups *src, uint64_t mid, groups *dst)
+{
+    const uint32_t count = 1u << g->key_bits;
+    const uint32_t mid_key = (uint32_t)(mid >> g->key_shift) & (count - 1);
+    const uint64_t mid_low = mid & ~((uint64_t)(count - 1) << g->key_shift);
+    const uint32_t mid32 = (uint32_t)mid_low;
+    uint32_t at = 0;
+    for (uint32_t grp = 0; grp < count; grp++) {
+        dst->off[grp] = at;
+        if (grp & mid_key)
+            continue;
+        if (g->wide) {
+            for (size_t i = src->off[grp]; i < src->off[grp + 1]; i++) {
+                uint64_t t = src->low64[i];
+                dst->low64[at] = t;
+                at += (t & mid_low) == 0;      /* kept unless it attacks */
+            }
+        } else {
+            for (size_t i = src->off[grp]; i < src->off[grp + 1]; i++) {
+                uint32_t t = src->low32[i];
+                dst->low32[at] = t;
+                at += (t & mid32) == 0;
+            }
+        }
+    }
+    dst->off[count] = at;
+}
+
 /* One unit while it walks its column sets. */
 typedef struct unit_walk {
     const qcj_plan *p;
@@ -174,71 +208,110 @@ static int make_tops(unit_walk *w, uint32_t s, groups *tops, int *none)
     return rc;
 }
 
-/* The pairs of the tops and the nb bottoms in the scratch's raw[1]. */
-static int join_bottoms(unit_walk *w, const groups *tops, size_t nb, uint64_t *pairs)
+/* The pairs of the tops and the nb bottoms in the scratch's raw[1]; on
+ * odd N by the AND loop, of middle queen mid: the tops that spare it
+ * ([middle spared]).  *pairs is 0 when no top spares it. */
+static int join_bottoms(unit_walk *w, const groups *tops, size_t nb, uint64_t mid, uint64_t *pairs)
 {
     const qcj_geometry *g = &w->p->geo;
     qcj_scratch *sc = w->sc;
     groups bottoms;
+    *pairs = 0;
     if (group_halves(g, sc->raw[1].p, nb, &sc->off[1], &sc->low[1], &bottoms) != QC_OK)
         return QC_ENOMEM;
 #if NIBBLES
     if (w->nibbles)
         return pairs_by_nibbles(w, tops, &bottoms, nb, pairs);
 #endif
+    const size_t keys = (size_t)1 << g->key_bits;
+    if (mid) {
+        groups spared;
+        size_t nt = tops->off[keys];
+        if (groups_reserve(g, nt, &sc->spared_off, &sc->spared, &spared) != QC_OK)
+            return QC_ENOMEM;
+        spare_middle(g, tops, mid, &spared);
+        if (spared.off[keys] == 0)
+            return QC_OK;
+        const uint32_t mid_key = (uint32_t)(mid >> g->key_shift) & (uint32_t)(keys - 1);
+        *pairs = join_groups(g, &spared, &bottoms, mid_key, &w->tested);
+        return QC_OK;
+    }
     *pairs = join_groups(g, tops, &bottoms, 0, &w->tested);
     return QC_OK;
 }
 
+/* The passes of one top column set: the middle columns joined at once and
+ * their weight.  [middle carried] On odd N the nibble tables take the
+ * bottoms of every free column c of the middle queen, built sparing it and
+ * carrying its signature (so that a top it attacks meets none of them),
+ * all those of one weight in one pass; the AND loop takes one c a pass
+ * ([middle spared]).  On even N: one pass, no middle queen (cols 0).
+ * Returns the number of passes. */
+static int set_passes(const unit_walk *w, uint32_t s, uint32_t cols[32], int weight[32])
+{
+    const qcj_plan *p = w->p;
+    const int n = p->geo.n;
+    if (n % 2 == 0) {
+        cols[0] = 0;
+        weight[0] = qcj_set_weight(s, w->q, p->block, n, p->flip);
+        return weight[0] != 0;
+    }
+    int passes = 0;
+    for (uint32_t mids = qck_full_mask(n) & ~s; mids; mids &= mids - 1) {
+        const int c = __builtin_ctz(mids), wc = qcj_triple_weight(s, c, p->block, n);
+        int at = 0;
+        if (wc == 0)
+            continue;
+        if (w->nibbles)                       /* the pass of its weight */
+            while (at < passes && weight[at] != wc)
+                at++;
+        else
+            at = passes;
+        if (at == passes) {
+            cols[passes] = 0;
+            weight[passes++] = wc;
+        }
+        cols[at] |= 1u << c;
+    }
+    return passes;
+}
+
 /* Adds the solutions whose top half uses column set s, times their
- * weights, to w->total.  [middle carried] On odd N the bottoms of every
- * free column c of the middle queen are built sparing it, carry its
- * signature (so that a top it attacks meets none of them), and are joined
- * with the tops at once, one join per weight: the middle columns of one
- * weight are one list.  On even N: one list, no middle queen. */
+ * weights, to w->total (set_passes). */
 static int count_set(unit_walk *w, uint32_t s)
 {
     const qcj_plan *p = w->p;
     const qcj_geometry *g = &p->geo;
     qcj_scratch *sc = w->sc;
-    const int n = g->n, odd = n & 1;
-    const uint32_t free_cols = qck_full_mask(n) & ~s;
-    int weight_of[32] = {0}, weights = 0;     /* weights seen, as bits */
-    if (odd) {
-        for (uint32_t mids = free_cols; mids; mids &= mids - 1) {
-            const int c = __builtin_ctz(mids);
-            weight_of[c] = qcj_triple_weight(s, c, p->block, n);
-            weights |= weight_of[c] ? 1 << weight_of[c] : 0;
-        }
-    } else {
-        const int weight = qcj_set_weight(s, w->q, p->block, n, p->flip);
-        weights = weight ? 1 << weight : 0;
-    }
-    if (!weights)
+    const uint32_t free_cols = qck_full_mask(g->n) & ~s;
+    uint32_t cols[32];
+    int weight[32];
+    const int passes = set_passes(w, s, cols, weight);
+    if (passes == 0)
         return QC_OK;
     groups tops;
     int none;
     int rc = make_tops(w, s, &tops, &none);
     if (rc != QC_OK || none)
         return rc;
-    for (; weights; weights &= weights - 1) {
-        const int weight = __builtin_ctz(weights);
+    for (int pass = 0; pass < passes; pass++) {
         size_t nb = 0;
-        for (uint32_t mids = odd ? free_cols : 1u; mids && rc == QC_OK; mids &= mids - 1) {
-            const int c = odd ? __builtin_ctz(mids) : -1;
-            if (odd && weight_of[c] != weight)
-                continue;
-            const uint64_t mid = odd ? g->cell_sig[g->h][c] : 0;
-            const uint32_t bset = odd ? free_cols & ~(1u << c) : free_cols;
-            rc = qcj_halves_of(&p->rank, &p->splits[1], &w->sides[1],
-                               qcj_squeeze(g, w->rest, bset), mid, mid, &sc->raw[1], &nb, &w->tested);
-        }
+        uint64_t mid = 0;
+        uint32_t mids = cols[pass];
+        do {                                /* each middle column, or none */
+            const int c = mids ? __builtin_ctz(mids) : -1;
+            mid = c >= 0 ? g->cell_sig[g->h][c] : 0;
+            const uint32_t bset = c >= 0 ? free_cols & ~(1u << c) : free_cols;
+            rc = qcj_halves_of(&p->rank, &p->splits[1], &w->sides[1], qcj_squeeze(g, w->rest, bset),
+                               mid, w->nibbles ? mid : 0, &sc->raw[1], &nb, &w->tested);
+            mids &= mids - 1;
+        } while (rc == QC_OK && mids);
         uint64_t pairs = 0;
         if (rc == QC_OK && nb)
-            rc = join_bottoms(w, &tops, nb, &pairs);
+            rc = join_bottoms(w, &tops, nb, w->nibbles ? 0 : mid, &pairs);
         if (rc != QC_OK)
             return rc;
-        w->total += (qc_u128)pairs * (unsigned)weight;
+        w->total += (qc_u128)pairs * (unsigned)weight[pass];
     }
     return QC_OK;
 }
@@ -313,8 +386,8 @@ int QC_LEVEL(qcj_count_unit)(const qcj_plan *p, size_t unit, qcj_scratch *sc, qc
         if (rc == QC_OK)
             rc = qcj_side_build(g, &p->rank, 1, w.rest, &sc->side[1], sc->band_tmp, stop, &placed);
     } else {                                /* [even slices] a share of the sets */
-        rc = qcj_shared_acquire(p->shared, g, &p->rank, ref.pattern, w.q, w.rest, sc->band_tmp,
-                                stop, &shared);
+        rc = qcj_shared_acquire(p->shared, g, &p->rank, ref.pattern, w.q, w.rest, qcj_side_build,
+                                sc->band_tmp, stop, &shared);
         if (rc != QC_OK)
             return rc;
         w.sides = shared->side;
