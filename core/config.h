@@ -74,16 +74,19 @@ static inline int qcj_unit_cols(int n)
 
 /* Group key bits k: the more, the fewer pairs the hot loop tests (each key
  * diagonal drops about a quarter of them), but the smaller the groups and
- * the more of each vector is a ragged tail (and on odd N the tops are
- * filtered and the bottoms grouped once per middle column).  Measured best
- * (one thread, a sample of the units from N=19 on): 4 up to N=17, 7 at
- * N=18, 6 at N=19, 9-10 at N=20, 10 at N=21, 12 at N=22: N-10 for even N
- * from 20; never fewer than leave the ANDed rest 32 bits wide (odd N >= 21
- * needs 2N-32), and at most 16.  Part of the plan's fingerprint. */
+ * the more of each vector is a ragged tail.  Measured with the nibble
+ * tables (one thread, CPU time; from N=19 on a sample of the units,
+ * bench/sample.c): N=16 and 17 the same at 4, 5 and 6 (0.30-0.31 s at
+ * N=17; the AND loop of the other levels is best at 4 there), N=18 6
+ * (1.20 s against 1.28 at 7 and 1.36 at 5), N=19 8-9, N=20 10 (2.25
+ * ns/solution against 2.42 at 9 and 2.66 at 11), N=21 11 (10: +2%),
+ * N=22 13 (11-12: +7%, 14: +10%): N-10 from N=20; never fewer than leave
+ * the ANDed rest 32 bits wide (odd N >= 21 needs 2N-32), and at most 16.
+ * Part of the plan's fingerprint. */
 static inline int qcj_key_bits(int n)
 {
     int slots = n % 2 ? 2 * n : 2 * (n - 1);
-    int k = n <= 17 ? 4 : n == 18 ? 7 : n == 19 ? 6 : n % 2 == 0 ? n - 10 : 10;
+    int k = n <= 17 ? 4 : n == 18 ? 6 : n == 19 ? 9 : n - 10;
     if (slots - k > 32)
         k = slots - 32;
     return k > 16 ? 16 : k;

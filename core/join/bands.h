@@ -43,6 +43,12 @@ typedef struct qcj_side {
 int qcj_side_build(const qcj_geometry *g, const qcj_rank *r, int bottom, uint32_t pattern,
                    qcj_side *s, qcj_vec tmp[3], const int *stop, uint64_t *placed);
 
+/* Its type: code outside the levels (shared.c) is handed the level's copy
+ * by the level that calls it. */
+typedef int qcj_side_build_fn(const qcj_geometry *g, const qcj_rank *r, int bottom,
+                              uint32_t pattern, qcj_side *s, qcj_vec tmp[3], const int *stop,
+                              uint64_t *placed);
+
 /* Frees s's buffers; s is empty again. */
 void qcj_side_free(qcj_side *s);
 

@@ -12,7 +12,9 @@
  *   [compress-store]   AVX-512 tests 8 pairs at once and packs the border
  *                      signatures of those that fit into the output;
  *   [short lists held] a list of up to 16 stays in two registers while the
- *                      other list's entries are tested against it.
+ *                      other list's entries are tested against it;
+ *   [fits first]       ... all of whose fits are found before any is
+ *                      stored, so the stores do not wait on each other.
  */
 #include <stdlib.h>
 
@@ -88,10 +90,10 @@ static inline size_t pair_one(uint64_t in, uint64_t bo, const uint64_t *inner,
 }
 
 int qcj_halves_of(const qcj_rank *r, const qcj_splits *sp, const qcj_side *s, uint32_t set,
-                  uint64_t avoid, qcj_vec *out, size_t *len_out, uint64_t *tested)
+                  uint64_t avoid, uint64_t mark, qcj_vec *out, size_t *len_out, uint64_t *tested)
 {
     const qcj_band *b0 = &s->band[0], *b1 = &s->band[1];
-    size_t len = 0;
+    size_t len = *len_out;
     uint64_t pairs = 0;
     for (size_t i = 0; i < sp->count; i++) {
         const uint32_t x = deposit(sp->subset[i], set);      /* [split by deposit] */
@@ -132,25 +134,40 @@ int qcj_halves_of(const qcj_rank *r, const qcj_splits *sp, const qcj_side *s, ui
             const __m512i v1 = _mm512_maskz_loadu_epi64(live1, bo_b + 8);
             const __mmask8 ok0 = _mm512_mask_testn_epi64_mask(live0, v0, vavoid);
             const __mmask8 ok1 = _mm512_mask_testn_epi64_mask(live1, v1, vavoid);
+            /* [fits first] every entry's fits, then the stores: the store
+             * addresses wait on an add each, not on a mask's popcount */
+            uint16_t fits[16];
             for (uint32_t e = 0; e < na; e++) {
-                if (bo_a[e] & avoid)
-                    continue;
                 const __m512i vin = _mm512_set1_epi64((long long)in_a[e]);
-                const __m512i vbo = _mm512_set1_epi64((long long)bo_a[e]);
-                const __mmask8 fit0 = _mm512_mask_testn_epi64_mask(ok0, vin, w0);
-                const __mmask8 fit1 = _mm512_mask_testn_epi64_mask(ok1, vin, w1);
+                const unsigned spare = (bo_a[e] & avoid) == 0 ? 0xffffu : 0u;
+                fits[e] = (uint16_t)(spare & ((unsigned)_mm512_mask_testn_epi64_mask(ok0, vin, w0)
+                                             | (unsigned)_mm512_mask_testn_epi64_mask(ok1, vin, w1) << 8));
+            }
+            if (nb <= 8) {                  /* one vector: one store */
+                for (uint32_t e = 0; e < na; e++) {
+                    const __m512i vbo = _mm512_set1_epi64((long long)(bo_a[e] | mark));
+                    _mm512_storeu_si512(o + len, _mm512_maskz_compress_epi64((__mmask8)fits[e],
+                                                                             _mm512_or_si512(v0, vbo)));
+                    len += (size_t)__builtin_popcount(fits[e]);
+                }
+                continue;
+            }
+            for (uint32_t e = 0; e < na; e++) {
+                const __m512i vbo = _mm512_set1_epi64((long long)(bo_a[e] | mark));
+                const unsigned f = fits[e];
                 uint64_t *dst = o + len;
-                _mm512_storeu_si512(dst, _mm512_maskz_compress_epi64(fit0, _mm512_or_si512(v0, vbo)));
-                dst += __builtin_popcount(fit0);
-                _mm512_storeu_si512(dst, _mm512_maskz_compress_epi64(fit1, _mm512_or_si512(v1, vbo)));
-                len += (size_t)__builtin_popcount(fit0) + (size_t)__builtin_popcount(fit1);
+                const size_t first = (size_t)__builtin_popcount(f & 0xffu);
+                _mm512_storeu_si512(dst, _mm512_maskz_compress_epi64((__mmask8)f, _mm512_or_si512(v0, vbo)));
+                _mm512_storeu_si512(dst + first,
+                                    _mm512_maskz_compress_epi64((__mmask8)(f >> 8), _mm512_or_si512(v1, vbo)));
+                len += (size_t)__builtin_popcount(f);
             }
             continue;
         }
 #endif
         for (uint32_t e = 0; e < na; e++)
             if ((bo_a[e] & avoid) == 0)
-                len += pair_one(in_a[e], bo_a[e], in_b, bo_b, nb, avoid, o + len);
+                len += pair_one(in_a[e], bo_a[e] | mark, in_b, bo_b, nb, avoid, o + len);
     }
     *tested += pairs;
     *len_out = len;

@@ -31,14 +31,16 @@ typedef struct qcj_splits {
 int qcj_splits_init(qcj_splits *sp, int h, int first_rows);
 void qcj_splits_free(qcj_splits *sp);
 
-/* Writes to out the border signature of every half of side s whose
- * squeezed column set is `set` (h columns) and that uses none of the border
- * diagonals in `avoid` (odd N: the middle queen's), and their number to
- * *len: each pair of band placements, first band on a subset of `set` (sp)
- * and second band on the rest, that shares no crossing diagonal.  Adds the
- * pairs of band placements tested to *tested.  Returns QC_OK, or QC_ENOMEM
- * (*len then undefined). */
+/* Appends to out, after its first *len entries, the border signature of
+ * every half of side s whose squeezed column set is `set` (h columns) and
+ * that uses none of the border diagonals in `avoid` (odd N: the middle
+ * queen's), ORed with `mark` (odd N: the middle queen's signature, so that
+ * the half carries it into the join), and adds their number to *len: each
+ * pair of band placements, first band on a subset of `set` (sp) and second
+ * band on the rest, that shares no crossing diagonal.  Adds the pairs of
+ * band placements tested to *tested.  Returns QC_OK, or QC_ENOMEM (*len
+ * then undefined). */
 int qcj_halves_of(const qcj_rank *r, const qcj_splits *sp, const qcj_side *s, uint32_t set,
-                  uint64_t avoid, qcj_vec *out, size_t *len, uint64_t *tested);
+                  uint64_t avoid, uint64_t mark, qcj_vec *out, size_t *len, uint64_t *tested);
 
 #endif

@@ -150,19 +150,19 @@ static entry *find(qcj_shared *sh, size_t index)
 }
 
 /* Builds e's lists, which this unit alone holds (state BUILDING). */
-static int build(entry *e, const qcj_geometry *g, const qcj_rank *r, uint32_t q, uint32_t rest,
-                 qcj_vec tmp[3], const int *stop)
+static int build_lists(entry *e, const qcj_geometry *g, const qcj_rank *r, uint32_t q,
+                       uint32_t rest, qcj_side_build_fn *build, qcj_vec tmp[3], const int *stop)
 {
     e->s.placed = 0;
-    int rc = qcj_side_build(g, r, 0, q, &e->s.side[0], tmp, stop, &e->s.placed);
+    int rc = build(g, r, 0, q, &e->s.side[0], tmp, stop, &e->s.placed);
     if (rc == QC_OK)
-        rc = qcj_side_build(g, r, 1, rest, &e->s.side[1], tmp, stop, &e->s.placed);
+        rc = build(g, r, 1, rest, &e->s.side[1], tmp, stop, &e->s.placed);
     return rc;
 }
 
 int qcj_shared_acquire(qcj_shared *sh, const qcj_geometry *g, const qcj_rank *r, size_t index,
-                       uint32_t q, uint32_t rest, qcj_vec tmp[3], const int *stop,
-                       const qcj_shared_sides **out)
+                       uint32_t q, uint32_t rest, qcj_side_build_fn *build, qcj_vec tmp[3],
+                       const int *stop, const qcj_shared_sides **out)
 {
     for (;;) {
         lock(sh);
@@ -189,7 +189,7 @@ int qcj_shared_acquire(qcj_shared *sh, const qcj_geometry *g, const qcj_rank *r,
             sh->live = e;
             trim_idle(sh);
             unlock(sh);
-            int rc = build(e, g, r, q, rest, tmp, stop);
+            int rc = build_lists(e, g, r, q, rest, build, tmp, stop);
             lock(sh);
             if (rc != QC_OK) {          /* waiters find none and build */
                 unlink_live(sh, e);

@@ -33,13 +33,13 @@ qcj_shared *qcj_shared_new(size_t patterns, const uint32_t *slices);
 void qcj_shared_free(qcj_shared *sh);
 
 /* The band lists of pattern `index` (top pattern q, bottom rest), built
- * now with the scratch vectors tmp unless another unit built them or is
- * building them (then this waits, reading *stop).  Returns QC_OK and sets
- * *out (valid until qcj_shared_release); QC_ENOMEM, or QC_ESTOP when *stop
- * rose meanwhile. */
+ * now by `build` (the caller's level's qcj_side_build) with the scratch
+ * vectors tmp unless another unit built them or is building them (then
+ * this waits, reading *stop).  Returns QC_OK and sets *out (valid until
+ * qcj_shared_release); QC_ENOMEM, or QC_ESTOP when *stop rose meanwhile. */
 int qcj_shared_acquire(qcj_shared *sh, const qcj_geometry *g, const qcj_rank *r, size_t index,
-                       uint32_t q, uint32_t rest, qcj_vec tmp[3], const int *stop,
-                       const qcj_shared_sides **out);
+                       uint32_t q, uint32_t rest, qcj_side_build_fn *build, qcj_vec tmp[3],
+                       const int *stop, const qcj_shared_sides **out);
 /* Hands back what acquire gave; `finished` when the unit counted all its
  * sets (once each pattern's slices have all finished, its lists are
  * recycled; lists of slices still to come are kept, a few at most). */

@@ -13,13 +13,16 @@
  *      most likely used by both halves (a small counting sort);
  *   3. for each top group g and each bottom group that is a subset of ~g
  *      (no shared key diagonal: the sieve), count the pairs whose other
- *      border diagonals are disjoint too (pairs.h, the hot loop).
+ *      border diagonals are disjoint too: the hot loop, on the avx512
+ *      level by nibble tables (nibbles.h) where the rest fits 32 bits,
+ *      else by one AND per pair (pairs.h).
  * Only one column set's halves are in memory at a time, so a unit's memory
  * is its band lists (a few MiB) whatever N.
- * Odd N: both halves have h rows and the middle row h is left over.  Steps
- * 2-3 run over (S, middle column c): the tops of S that spare the middle
- * queen against the bottoms of ~S\{c} that spare it ([middle spared]).
- * Even N takes the same path with one pass and no middle queen.
+ * Odd N: both halves have h rows and the middle row h is left over.  The
+ * bottoms of ~S\{c} spare the middle queen in c; the nibble tables join
+ * those of every c at once, each carrying its middle queen ([middle
+ * carried]), the AND loop one c at a time with the tops that spare it
+ * ([middle spared]).  Even N takes the same path with no middle queen.
  * Work reported (qc_tally.placements): queens placed in the bands, pairs of
  * band placements tested, and pairs of halves tested by the hot loop.
  */
@@ -29,6 +32,13 @@
 #include "orbits.h"
 #include "pairs.h"
 #include "unit.h"
+
+#if defined(__AVX512BW__) && defined(QCJ_PAIRS_HAVE_AVX512)
+#include "nibbles.h"
+#define NIBBLES 1       /* narrow signatures take the nibble tables */
+#else
+#define NIBBLES 0
+#endif
 
 /* The halves of one column set sorted into groups by their k key
  * diagonals: off[g]..off[g+1] index group g's ANDed signature parts (low32
@@ -94,11 +104,11 @@ static uint64_t join_groups(const qcj_geometry *g, const groups *top, const grou
                                         g->key_bits, extra, tested);
 }
 
-/* Odd N, [middle spared]: copies the tops that spare the middle queen's
- * diagonals (signature mid) into dst; the bottoms are built sparing them
- * too (qcj_halves_of's avoid), so the hot loop need not test the middle
- * queen at all.  A top group sharing a key diagonal with it is dropped
- * whole. */
+/* Odd N by the AND loop, [middle spared]: copies the tops that spare the
+ * middle queen's diagonals (signature mid) into dst; the bottoms are built
+ * sparing them too (qcj_halves_of's avoid), so the hot loop need not test
+ * the middle queen at all.  A top group sharing a key diagonal with it is
+ * dropped whole. */
 static void spare_middle(const qcj_geometry *g, const groups *src, uint64_t mid, groups *dst)
 {
     const uint32_t count = 1u << g->key_bits;
@@ -133,74 +143,175 @@ typedef struct unit_walk {
     qcj_scratch *sc;
     const qcj_side *sides; /* band lists: [0] the top's, [1] the bottom's */
     uint32_t q, rest;     /* the top's and the bottom's columns inside M */
+    int nibbles;          /* 0, or the nibbles of the ANDed part (nibbles.h) */
     uint64_t tested;      /* pairs of band placements and of halves tested */
     qc_u128 total;
 } unit_walk;
 
-/* The tops on top column set s, grouped into *tops; on odd N also room
- * for the tops sparing a middle queen, *spared.  *none when there are no
- * tops. */
-static int make_tops(unit_walk *w, uint32_t s, groups *tops, groups *spared, int *none)
+#if NIBBLES
+/* The nibbles of g's ANDed part when the nibble tables take it (narrow),
+ * else 0. */
+static int nibble_chunks(const qcj_geometry *g)
+{
+    const int slots = 2 * (g->n - 1 + g->n % 2);
+    return g->wide ? 0 : qcj_nib_chunks(slots - g->key_bits);
+}
+
+/* The tops of one column set as nibble tables (scratch nib_blk,
+ * nib_tables). */
+static int tops_to_tables(unit_walk *w, const groups *tops)
+{
+    const size_t count = (size_t)1 << w->p->geo.key_bits;
+    qcj_scratch *sc = w->sc;
+    const size_t blocks = qcj_nib_blocks(tops->off, count);
+    uint32_t *blk = qcj_vec_reserve(&sc->nib_blk, (count + 1) * sizeof *blk);
+    uint8_t *tables = qcj_vec_reserve(&sc->nib_tables, (blocks ? blocks : 1) * QCJ_NIB_BLOCK_BYTES);
+    if (!blk || !tables)
+        return QC_ENOMEM;
+    qcj_nib_tables(tops->off, tops->low32, count, w->nibbles, blk, tables);
+    return QC_OK;
+}
+
+/* Pairs of the tops (as tables) and the nb grouped bottoms. */
+static int pairs_by_nibbles(unit_walk *w, const groups *tops, const groups *bottoms, size_t nb,
+                            uint64_t *pairs)
+{
+    qcj_scratch *sc = w->sc;
+    const size_t stride = qcj_nib_stride(nb);
+    uint8_t *planes = qcj_vec_reserve(&sc->nib_planes, stride * (size_t)w->nibbles);
+    if (!planes)
+        return QC_ENOMEM;
+    qcj_nib_planes(bottoms->low32, nb, 0, w->nibbles, planes, stride);
+    *pairs = qcj_nib_count(tops->off, sc->nib_blk.p, sc->nib_tables.p, bottoms->off, planes, stride,
+                           w->p->geo.key_bits, w->nibbles, &w->tested);
+    return QC_OK;
+}
+#endif
+
+/* The tops on top column set s, grouped into *tops (and on the avx512
+ * level as nibble tables); *none when there are none. */
+static int make_tops(unit_walk *w, uint32_t s, groups *tops, int *none)
 {
     const qcj_geometry *g = &w->p->geo;
     qcj_scratch *sc = w->sc;
-    size_t nt;
+    size_t nt = 0;
     int rc = qcj_halves_of(&w->p->rank, &w->p->splits[0], &w->sides[0], qcj_squeeze(g, w->q, s), 0,
-                           &sc->raw[0], &nt, &w->tested);
+                           0, &sc->raw[0], &nt, &w->tested);
     *none = rc == QC_OK && nt == 0;
     if (rc != QC_OK || nt == 0)
         return rc;
     rc = group_halves(g, sc->raw[0].p, nt, &sc->off[0], &sc->low[0], tops);
-    if (rc == QC_OK && g->n % 2)
-        rc = groups_reserve(g, nt, &sc->spared_off, &sc->spared, spared);
+#if NIBBLES
+    if (rc == QC_OK && w->nibbles)
+        rc = tops_to_tables(w, tops);
+#endif
     return rc;
 }
 
+/* The pairs of the tops and the nb bottoms in the scratch's raw[1]; on
+ * odd N by the AND loop, of middle queen mid: the tops that spare it
+ * ([middle spared]).  *pairs is 0 when no top spares it. */
+static int join_bottoms(unit_walk *w, const groups *tops, size_t nb, uint64_t mid, uint64_t *pairs)
+{
+    const qcj_geometry *g = &w->p->geo;
+    qcj_scratch *sc = w->sc;
+    groups bottoms;
+    *pairs = 0;
+    if (group_halves(g, sc->raw[1].p, nb, &sc->off[1], &sc->low[1], &bottoms) != QC_OK)
+        return QC_ENOMEM;
+#if NIBBLES
+    if (w->nibbles)
+        return pairs_by_nibbles(w, tops, &bottoms, nb, pairs);
+#endif
+    const size_t keys = (size_t)1 << g->key_bits;
+    if (mid) {
+        groups spared;
+        size_t nt = tops->off[keys];
+        if (groups_reserve(g, nt, &sc->spared_off, &sc->spared, &spared) != QC_OK)
+            return QC_ENOMEM;
+        spare_middle(g, tops, mid, &spared);
+        if (spared.off[keys] == 0)
+            return QC_OK;
+        const uint32_t mid_key = (uint32_t)(mid >> g->key_shift) & (uint32_t)(keys - 1);
+        *pairs = join_groups(g, &spared, &bottoms, mid_key, &w->tested);
+        return QC_OK;
+    }
+    *pairs = join_groups(g, tops, &bottoms, 0, &w->tested);
+    return QC_OK;
+}
+
+/* The passes of one top column set: the middle columns joined at once and
+ * their weight.  [middle carried] On odd N the nibble tables take the
+ * bottoms of every free column c of the middle queen, built sparing it and
+ * carrying its signature (so that a top it attacks meets none of them),
+ * all those of one weight in one pass; the AND loop takes one c a pass
+ * ([middle spared]).  On even N: one pass, no middle queen (cols 0).
+ * Returns the number of passes. */
+static int set_passes(const unit_walk *w, uint32_t s, uint32_t cols[32], int weight[32])
+{
+    const qcj_plan *p = w->p;
+    const int n = p->geo.n;
+    if (n % 2 == 0) {
+        cols[0] = 0;
+        weight[0] = qcj_set_weight(s, w->q, p->block, n, p->flip);
+        return weight[0] != 0;
+    }
+    int passes = 0;
+    for (uint32_t mids = qck_full_mask(n) & ~s; mids; mids &= mids - 1) {
+        const int c = __builtin_ctz(mids), wc = qcj_triple_weight(s, c, p->block, n);
+        int at = 0;
+        if (wc == 0)
+            continue;
+        if (w->nibbles)                       /* the pass of its weight */
+            while (at < passes && weight[at] != wc)
+                at++;
+        else
+            at = passes;
+        if (at == passes) {
+            cols[passes] = 0;
+            weight[passes++] = wc;
+        }
+        cols[at] |= 1u << c;
+    }
+    return passes;
+}
+
 /* Adds the solutions whose top half uses column set s, times their
- * weights, to w->total: on odd N one pass per free column c of the middle
- * queen, on even N one pass with none. */
+ * weights, to w->total (set_passes). */
 static int count_set(unit_walk *w, uint32_t s)
 {
     const qcj_plan *p = w->p;
     const qcj_geometry *g = &p->geo;
     qcj_scratch *sc = w->sc;
-    const int n = g->n, odd = n & 1;
-    const uint32_t free_cols = qck_full_mask(n) & ~s;
-    groups tops, spared = {0}, bottoms;
-    int tops_made = 0;
-    for (uint32_t mids = odd ? free_cols : 1u; mids; mids &= mids - 1) {
-        const int c = odd ? __builtin_ctz(mids) : -1;
-        const int weight = odd ? qcj_triple_weight(s, c, p->block, n)
-                               : qcj_set_weight(s, w->q, p->block, n, p->flip);
-        if (weight == 0)
-            continue;
-        if (!tops_made) {                   /* the tops of s, once */
-            int none;
-            tops_made = 1;
-            int rc = make_tops(w, s, &tops, &spared, &none);
-            if (rc != QC_OK || none)
-                return rc;
-        }
-        const uint64_t mid = odd ? g->cell_sig[g->h][c] : 0;
-        const uint32_t bset = odd ? free_cols & ~(1u << c) : free_cols;
-        size_t nb;
-        int rc = qcj_halves_of(&p->rank, &p->splits[1], &w->sides[1], qcj_squeeze(g, w->rest, bset),
-                               mid, &sc->raw[1], &nb, &w->tested);
+    const uint32_t free_cols = qck_full_mask(g->n) & ~s;
+    uint32_t cols[32];
+    int weight[32];
+    const int passes = set_passes(w, s, cols, weight);
+    if (passes == 0)
+        return QC_OK;
+    groups tops;
+    int none;
+    int rc = make_tops(w, s, &tops, &none);
+    if (rc != QC_OK || none)
+        return rc;
+    for (int pass = 0; pass < passes; pass++) {
+        size_t nb = 0;
+        uint64_t mid = 0;
+        uint32_t mids = cols[pass];
+        do {                                /* each middle column, or none */
+            const int c = mids ? __builtin_ctz(mids) : -1;
+            mid = c >= 0 ? g->cell_sig[g->h][c] : 0;
+            const uint32_t bset = c >= 0 ? free_cols & ~(1u << c) : free_cols;
+            rc = qcj_halves_of(&p->rank, &p->splits[1], &w->sides[1], qcj_squeeze(g, w->rest, bset),
+                               mid, w->nibbles ? mid : 0, &sc->raw[1], &nb, &w->tested);
+            mids &= mids - 1;
+        } while (rc == QC_OK && mids);
+        uint64_t pairs = 0;
+        if (rc == QC_OK && nb)
+            rc = join_bottoms(w, &tops, nb, w->nibbles ? 0 : mid, &pairs);
         if (rc != QC_OK)
             return rc;
-        if (nb == 0)
-            continue;
-        const groups *t = &tops;
-        if (odd) {
-            spare_middle(g, &tops, mid, &spared);
-            if (spared.off[(size_t)1 << g->key_bits] == 0)
-                continue;
-            t = &spared;
-        }
-        if (group_halves(g, sc->raw[1].p, nb, &sc->off[1], &sc->low[1], &bottoms) != QC_OK)
-            return QC_ENOMEM;
-        const uint32_t mid_key = (uint32_t)(mid >> g->key_shift) & ((1u << g->key_bits) - 1u);
-        w->total += (qc_u128)join_groups(g, t, &bottoms, mid_key, &w->tested) * (unsigned)weight;
+        w->total += (qc_u128)pairs * (unsigned)weight[pass];
     }
     return QC_OK;
 }
@@ -263,6 +374,9 @@ int QC_LEVEL(qcj_count_unit)(const qcj_plan *p, size_t unit, qcj_scratch *sc, qc
     const qcj_unit_ref ref = p->unit[unit];
     const uint32_t slices = p->slices[ref.pattern];
     unit_walk w = {.p = p, .sc = sc, .sides = sc->side, .q = p->pattern[ref.pattern]};
+#if NIBBLES
+    w.nibbles = nibble_chunks(g);
+#endif
     w.rest = p->block & ~w.q;
     uint64_t placed = 0;
     const qcj_shared_sides *shared = NULL;
@@ -272,8 +386,8 @@ int QC_LEVEL(qcj_count_unit)(const qcj_plan *p, size_t unit, qcj_scratch *sc, qc
         if (rc == QC_OK)
             rc = qcj_side_build(g, &p->rank, 1, w.rest, &sc->side[1], sc->band_tmp, stop, &placed);
     } else {                                /* [even slices] a share of the sets */
-        rc = qcj_shared_acquire(p->shared, g, &p->rank, ref.pattern, w.q, w.rest, sc->band_tmp,
-                                stop, &shared);
+        rc = qcj_shared_acquire(p->shared, g, &p->rank, ref.pattern, w.q, w.rest, qcj_side_build,
+                                sc->band_tmp, stop, &shared);
         if (rc != QC_OK)
             return rc;
         w.sides = shared->side;

@@ -212,13 +212,25 @@ static void test_halves(void)
                             for (mid = (int)(next_random() % (uint64_t)n); set >> mid & 1u;)
                                 mid = (mid + 1) % n;
                         uint64_t avoid = mid >= 0 ? g.cell_sig[g.h][mid] : 0;
-                        size_t len = 0;
+                        /* appended after 3 entries kept, each marked with
+                         * the middle queen's signature */
+                        const size_t kept = 3;
+                        uint64_t *pre = qcj_vec_reserve(&out, kept * sizeof *pre);
+                        CHECK(pre != NULL, "out of memory");
+                        for (size_t i = 0; pre && i < kept; i++)
+                            pre[i] = ~(uint64_t)i;
+                        size_t len = kept;
                         int hr = qcj_halves_of(&rk, &sp[bottom], &side, qcj_squeeze(&g, pattern, set),
-                                               avoid, &out, &len, &tested);
+                                               avoid, avoid, &out, &len, &tested);
                         CHECK(hr == QC_OK, "n=%d m=%d: halves not built", n, m);
-                        slow_sum got = {len, 0}, want = {0, 0};
-                        for (size_t i = 0; i < len && hr == QC_OK; i++)
-                            got.digest += digest_of(((uint64_t *)out.p)[i]);
+                        slow_sum got = {len - kept, 0}, want = {0, 0};
+                        for (size_t i = 0; i < kept && hr == QC_OK; i++)
+                            CHECK(((uint64_t *)out.p)[i] == ~(uint64_t)i, "halves: kept entry %zu", i);
+                        for (size_t i = kept; i < len && hr == QC_OK; i++) {
+                            const uint64_t v = ((uint64_t *)out.p)[i];
+                            CHECK((v & avoid) == avoid, "halves: middle queen's mark missing");
+                            got.digest += digest_of(v & ~avoid);
+                        }
                         int col[32];
                         slow_halves(&g, r0, r1, r0, col, set, mid, &want);
                         CHECK(got.count == want.count && got.digest == want.digest,
@@ -226,7 +238,7 @@ static void test_halves(void)
                               n, m, pattern, bottom ? "bottom" : "top", set, mid,
                               (unsigned long long)got.count, (unsigned long long)want.count,
                               got.digest != want.digest ? " (contents differ)" : "");
-                        CHECK(tested >= len, "pairs tested below halves");
+                        CHECK(tested >= len - kept, "pairs tested below halves");
                     }
                     qcj_side_free(&side);
                     for (int i = 0; i < 3; i++)
