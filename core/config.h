@@ -107,9 +107,10 @@ static inline int qcj_key_bits(int n)
  * N=18 (one thread, each pattern's band building timed apart). */
 #define QCJ_BAND_COST 0.06
 
-/* [shared ahead] How many patterns early a cut pattern's first slice
- * (the one that lists its bands) comes in the plan (join/join.c), and so
- * how many patterns' band lists are held at once. */
+/* [shared ahead] How many patterns early the units that list a cut
+ * pattern's bands (its first slice, or with [split build] its parts'
+ * units) come in the plan (join/join.c), and so how many patterns' band
+ * lists are held at once. */
 #define QCJ_SHARED_AHEAD 1
 
 /* Shared band lists (join/shared.c) kept for slices still to come while

@@ -69,6 +69,13 @@ qct_topology *qct_topology_open(void)
         free(t);
         return NULL;
     }
+#if HWLOC_API_VERSION >= 0x00020100
+    /* [lean topology] the Linux backend finds the cores and processing
+     * units binding needs; the x86 backend would add cpuid on every unit,
+     * moving this thread to each in turn (0.9 against 86-106 ms of wall
+     * time on a loaded 2-core VM) */
+    hwloc_topology_set_components(t->topo, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86");
+#endif
     t->allowed = hwloc_bitmap_alloc();
     if (hwloc_topology_load(t->topo) != 0 || !t->allowed) {
         qct_topology_close(t);

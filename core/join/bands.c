@@ -158,22 +158,30 @@ static int band_build(const qcj_geometry *g, const qcj_rank *r, int r0, int r1, 
     return QC_OK;
 }
 
-int qcj_side_build(const qcj_geometry *g, const qcj_rank *r, int bottom, uint32_t pattern,
-                   qcj_side *s, qcj_vec tmp[3], const int *stop, uint64_t *placed)
+int qcj_side_build_band(const qcj_geometry *g, const qcj_rank *r, int bottom, int band,
+                        uint32_t pattern, qcj_side *s, qcj_vec tmp[3], const int *stop,
+                        uint64_t *placed)
 {
-    const int n = g->n, m = qcj_block_cols(g);
+    const int n = g->n, t = qcj_side_cols(g, pattern);
     const uint32_t allowed = (qck_full_mask(n) & ~qcj_block(g)) | pattern;
-    s->pattern = pattern;
-    s->t = n - m + __builtin_popcount(pattern);
     /* [squeezed columns] the squeezed bit of each column */
     uint32_t squeezed_of[32];
     for (int c = 0; c < 32; c++)
         squeezed_of[c] = c < n && (allowed >> c & 1u) ? qcj_squeeze(g, pattern, 1u << c) : 0;
-    const int r0 = bottom ? g->b0 : 0, split = g->split[bottom], r1 = bottom ? n : g->h;
-    int rc = band_build(g, r, r0, split, allowed, squeezed_of, s->t, &s->band[0], tmp, stop, placed);
+    const int split = g->split[bottom];
+    const int r0 = band ? split : bottom ? g->b0 : 0, r1 = !band ? split : bottom ? n : g->h;
+    return band_build(g, r, r0, r1, allowed, squeezed_of, t, &s->band[band], tmp, stop, placed);
+}
+
+int qcj_side_build(const qcj_geometry *g, const qcj_rank *r, int bottom, uint32_t pattern,
+                   qcj_side *s, qcj_vec tmp[3], const int *stop, uint64_t *placed)
+{
+    s->pattern = pattern;
+    s->t = qcj_side_cols(g, pattern);
+    int rc = qcj_side_build_band(g, r, bottom, 0, pattern, s, tmp, stop, placed);
     if (rc != QC_OK)
         return rc;
-    return band_build(g, r, split, r1, allowed, squeezed_of, s->t, &s->band[1], tmp, stop, placed);
+    return qcj_side_build_band(g, r, bottom, 1, pattern, s, tmp, stop, placed);
 }
 
 void qcj_side_free(qcj_side *s)

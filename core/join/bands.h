@@ -15,6 +15,7 @@
 
 /* bands.c is built once per ISA level: [per-level names] (isa.h) */
 #define qcj_side_build QC_LEVEL(qcj_side_build)
+#define qcj_side_build_band QC_LEVEL(qcj_side_build_band)
 #define qcj_side_free QC_LEVEL(qcj_side_free)
 
 /* The placements of one band (one queen in each of its rows, no two
@@ -35,6 +36,12 @@ typedef struct qcj_side {
     qcj_band band[2];     /* first (upper) and second (lower) band     */
 } qcj_side;
 
+/* The squeezed columns t of a side with `pattern` (n-m+|pattern|). */
+static inline int qcj_side_cols(const qcj_geometry *g, uint32_t pattern)
+{
+    return g->n - qcj_block_cols(g) + __builtin_popcount(pattern);
+}
+
 /* Builds s's bands for the top (bottom = 0) or the bottom half, columns
  * outside M and `pattern`; the two bands' own scratch is `tmp`.  Adds the
  * queens placed to *placed.  Returns QC_OK; QC_ENOMEM when out of memory
@@ -43,11 +50,32 @@ typedef struct qcj_side {
 int qcj_side_build(const qcj_geometry *g, const qcj_rank *r, int bottom, uint32_t pattern,
                    qcj_side *s, qcj_vec tmp[3], const int *stop, uint64_t *placed);
 
-/* Its type: code outside the levels (shared.c) is handed the level's copy
- * by the level that calls it. */
-typedef int qcj_side_build_fn(const qcj_geometry *g, const qcj_rank *r, int bottom,
-                              uint32_t pattern, qcj_side *s, qcj_vec tmp[3], const int *stop,
-                              uint64_t *placed);
+/* [split build] One band of s alone: s->band[band], band 0 (the first)
+ * or 1 (the second) of the top's or the bottom's side, as qcj_side_build
+ * lists it; nothing else of s is written (s->pattern and s->t are the
+ * caller's), so two threads may build s's two bands at once.  Same
+ * returns as qcj_side_build. */
+int qcj_side_build_band(const qcj_geometry *g, const qcj_rank *r, int bottom, int band,
+                        uint32_t pattern, qcj_side *s, qcj_vec tmp[3], const int *stop,
+                        uint64_t *placed);
+
+/* [level build] qcj_side_build_band at the level qc_isa_current() names,
+ * for code outside the levels (the shared band lists, shared.c): built at
+ * the portable level, band building takes 1.7-1.8 times as long. */
+QC_ISA_DECLARE(int, qcj_side_build_band,
+               (const qcj_geometry *g, const qcj_rank *r, int bottom, int band,
+                uint32_t pattern, qcj_side *s, qcj_vec tmp[3], const int *stop,
+                uint64_t *placed));
+
+static inline int qcj_side_build_band_now(const qcj_geometry *g, const qcj_rank *r, int bottom,
+                                          int band, uint32_t pattern, qcj_side *s,
+                                          qcj_vec tmp[3], const int *stop, uint64_t *placed)
+{
+    static int (*const at_level[QC_ISA_LEVELS_])(const qcj_geometry *, const qcj_rank *, int, int,
+                                                 uint32_t, qcj_side *, qcj_vec *, const int *,
+                                                 uint64_t *) = {QC_ISA_TABLE(qcj_side_build_band)};
+    return at_level[qc_isa_current()](g, r, bottom, band, pattern, s, tmp, stop, placed);
+}
 
 /* Frees s's buffers; s is empty again. */
 void qcj_side_free(qcj_side *s);

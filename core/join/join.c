@@ -147,36 +147,81 @@ static uint32_t slices_of(const qcj_plan *data, size_t i, double cost, double ca
     return k < 1 ? 1 : (uint32_t)k;
 }
 
+/* [split build] How long listing part j of pattern i's band lists takes,
+ * relative: the rank table of its band, C(t, rows), t the side's columns
+ * (it tracks the band's placements: 1808 against 19688 for sides of 10
+ * and 16 columns at N=16, tables 210 and 1820). */
+static double part_weight(const qcj_plan *data, uint32_t i, int j)
+{
+    const qcj_geometry *g = &data->geo;
+    const uint32_t side = j >> 1 ? data->block & ~data->pattern[i] : data->pattern[i];
+    const int lo = j >> 1 ? (j & 1 ? g->split[1] : g->b0) : (j & 1 ? g->split[0] : 0);
+    const int hi = j >> 1 ? (j & 1 ? g->n : g->split[1]) : (j & 1 ? g->h : g->split[0]);
+    return binomial(qcj_side_cols(g, side), hi - lo);
+}
+
+static double pattern_weight(const qcj_plan *data, uint32_t i)
+{
+    double w = 0;
+    for (int j = 0; j < QCJ_SHARED_PARTS; j++)
+        w += part_weight(data, i, j);
+    return w;
+}
+
+/* The units that list cut pattern i's band lists, into order: with
+ * `split` its QCJ_SHARED_PARTS parts' units ([split build]: slices number
+ * the counting units, the parts follow), each costing its share of `band`
+ * times the pattern's weight against the mean's, `mean`; else its first
+ * slice, which lists them all.  Returns the units put. */
+static size_t put_lists(const qcj_plan *data, uint32_t i, const double *cost, double band,
+                        int split, double mean, unit_order *order)
+{
+    const uint32_t k = data->slices[i];
+    if (!split) {
+        order[0] = (unit_order){cost[i] / k + band, i, 0};
+        return 1;
+    }
+    for (int j = 0; j < QCJ_SHARED_PARTS; j++)
+        order[j] = (unit_order){band * part_weight(data, i, j) / mean, i, k + (uint32_t)j};
+    return QCJ_SHARED_PARTS;
+}
+
 /* [shared ahead] Lays out the units: first the patterns left whole,
  * biggest first (a small one is mostly the cost of listing its bands);
  * then the slices of the cut patterns, each pattern's one after another
- * (they share its band lists, held while its slices run), except that a
- * pattern's first slice, which lists its bands, comes QCJ_SHARED_AHEAD
- * patterns early: it is done by the time the rest of its slices start, so
- * no thread waits for the lists, and no such costly unit comes last.
- * `band` is the estimated cost of listing a pattern's bands. */
-static void lay_out(qcj_plan *data, const double *cost, double band, unit_order *order)
+ * (they share its band lists, held while its slices run), except that the
+ * units listing a pattern's band lists come QCJ_SHARED_AHEAD patterns
+ * early: they are done by the time its slices start, so no thread waits
+ * for the lists, and none comes last.  With `split`, the cut patterns
+ * whose lists take longest come first (their costly parts early, and the
+ * shared buffers grown once, at the start).  `band` is the estimated cost
+ * of listing a pattern's bands. */
+static void lay_out(qcj_plan *data, const double *cost, double band, int split,
+                    unit_order *order)
 {
     size_t u = 0, cut = 0;
-    uint32_t *cut_of = (uint32_t *)data->unit;   /* the cut patterns, as scratch */
+    unit_order *cut_of = order + data->units;   /* the cut patterns, past the units */
+    double mean = 0;
     for (uint32_t i = 0; i < data->patterns; i++) {
         if (data->slices[i] == 1)
             order[u++] = (unit_order){cost[i] + band, i, 0};
-        else
-            cut_of[cut++] = i;
-    }
-    for (size_t c = 0; c < cut && c < QCJ_SHARED_AHEAD; c++) {
-        const uint32_t i = cut_of[c];
-        order[u++] = (unit_order){cost[i] / data->slices[i] + band, i, 0};
-    }
-    for (size_t c = 0; c < cut; c++) {
-        const uint32_t i = cut_of[c];
-        for (uint32_t j = 1; j < data->slices[i]; j++)
-            order[u++] = (unit_order){cost[i] / data->slices[i], i, j};
-        if (c + QCJ_SHARED_AHEAD < cut) {
-            const uint32_t next = cut_of[c + QCJ_SHARED_AHEAD];
-            order[u++] = (unit_order){cost[next] / data->slices[next] + band, next, 0};
+        else {
+            const double w = split ? pattern_weight(data, i) : 0;
+            cut_of[cut++] = (unit_order){w, i, 0};
+            mean += w;
         }
+    }
+    mean = cut ? mean / (double)cut : 1;
+    qsort(cut_of, cut, sizeof *cut_of, by_cost_desc);   /* without split: as they were */
+    for (size_t c = 0; c < cut && c < QCJ_SHARED_AHEAD; c++)
+        u += put_lists(data, cut_of[c].pattern, cost, band, split, mean, order + u);
+    for (size_t c = 0; c < cut; c++) {
+        const uint32_t i = cut_of[c].pattern;
+        for (uint32_t j = split ? 0 : 1; j < data->slices[i]; j++)
+            order[u++] = (unit_order){cost[i] / data->slices[i], i, j};
+        if (c + QCJ_SHARED_AHEAD < cut)
+            u += put_lists(data, cut_of[c + QCJ_SHARED_AHEAD].pattern, cost, band, split, mean,
+                           order + u);
     }
 }
 
@@ -192,25 +237,31 @@ static int order_units(qcj_plan *data, double unit_target, uint64_t *fp)
         free(cost);
         return rc;
     }
-    size_t units = 0;
+    size_t units = 0, cut = 0;
     for (size_t i = 0; i < data->patterns; i++)
         total += cost[i];
+    /* [band cost] listing a pattern's bands costs about the same whatever
+     * the pattern: some 3-9% of the mean pattern's estimate.  [split
+     * build] Where that passes a slice's cost (under 246 patterns: N <= 18),
+     * the lists are listed in parts, a unit each. */
+    const double band = QCJ_BAND_COST * total / (double)(data->patterns ? data->patterns : 1);
+    const int split = band > total / unit_target;
     for (size_t i = 0; i < data->patterns; i++) {
         data->slices[i] = slices_of(data, i, cost[i], total / unit_target);
-        units += data->slices[i];
+        cut += data->slices[i] > 1;
+        units += data->slices[i] + (split && data->slices[i] > 1 ? QCJ_SHARED_PARTS : 0);
     }
-    unit_order *order = malloc((units ? units : 1) * sizeof *order);
+    data->units = units;
+    unit_order *order = malloc((units + cut + 1) * sizeof *order);
     data->unit = malloc((units ? units : 1) * sizeof *data->unit);
     data->unit_cost = malloc((units ? units : 1) * sizeof *data->unit_cost);
-    data->shared = qcj_shared_new(data->patterns, data->slices);
+    data->shared = qcj_shared_new(data->patterns, data->slices, split ? QCJ_SHARED_PARTS : 0);
     if (!order || !data->unit || !data->unit_cost || !data->shared) {
         free(order);
         free(cost);
         return QC_ENOMEM;
     }
-    /* [band cost] listing a pattern's bands costs about the same whatever
-     * the pattern: some 3-9% of the mean pattern's estimate */
-    lay_out(data, cost, QCJ_BAND_COST * total / (double)(data->patterns ? data->patterns : 1), order);
+    lay_out(data, cost, band, split, order);
     uint64_t h = qc_fingerprint_mix(0, QC_ENGINE_JOIN);
     h = qc_fingerprint_mix(h, (uint64_t)g->n);
     h = qc_fingerprint_mix(h, (uint64_t)g->wide << 48 | (uint64_t)g->h << 32
@@ -225,7 +276,6 @@ static int order_units(qcj_plan *data, double unit_target, uint64_t *fp)
     }
     free(order);
     free(cost);
-    data->units = units;
     *fp = h;
     return QC_OK;
 }

@@ -16,7 +16,9 @@
 #include "shared.h"
 
 /* A unit: the column sets of one pattern, or one slice of them (the
- * slice-th of the pattern's `slices`, by the order of their column keys). */
+ * slice-th of the pattern's `slices`, by the order of their column keys);
+ * slice >= slices: the unit listing part slice-slices of the pattern's
+ * band lists ([split build], shared.h). */
 typedef struct qcj_unit_ref {
     uint32_t pattern;     /* index into the plan's patterns            */
     uint32_t slice;

@@ -4,17 +4,19 @@
  *
  * Where a pattern's column sets are cut into several units (slices, so
  * that threads and ranks get even work), each slice needs the same band
- * lists.  Listing them once per slice would add its cost (5-7% of a
+ * lists.  Listing them once per slice would add its cost (5-9% of a
  * pattern's work at N=16..18) as many times as there are slices, so the
- * plan keeps them here: the first slice to arrive builds them, slices
- * that arrive meanwhile wait for it (building takes a few percent of a
- * slice's time, and the plan orders a pattern's slices one after another,
- * so a pattern's lists are built once and read by all its slices), and
- * once every slice has finished, the entry's buffers go to a spare list
- * for the next pattern.  Lists of slices still to come (a stopped or
- * resumed run) are kept while few (QCJ_SHARED_IDLE), else recycled and
- * built again if needed.  A spinlock guards the entries; it is held for a
- * few list operations, never while building.
+ * plan keeps them here.  [split build] The lists are listed in parts (one
+ * band each), each by a unit of its own that the plan puts ahead of the
+ * pattern's slices (join/join.c): several threads list one pattern's
+ * bands at once, and no unit is much longer than a slice.  A slice that
+ * finds a part not listed (its unit not run yet: a stopped, resumed or
+ * reordered run) lists it itself, and waits for the parts other units are
+ * listing.  Once every unit of the pattern has finished, the entry's
+ * buffers go to a spare list for the next pattern.  Lists of units still
+ * to come are kept while few (QCJ_SHARED_IDLE), else recycled and listed
+ * again if needed.  A spinlock guards the entries; it is held for a few
+ * list operations, never while listing.
  */
 #include <sched.h>
 #include <stdatomic.h>
@@ -24,13 +26,14 @@
 #include "qcount.h"
 #include "shared.h"
 
-enum { BUILDING, READY };
+enum { MISSING, BUILDING, READY };
 
 typedef struct entry {
     qcj_shared_sides s;
     size_t index;         /* the pattern whose lists these are         */
-    int state;            /* BUILDING (by one unit) or READY           */
-    int users;            /* units holding the lists                   */
+    int state[QCJ_SHARED_PARTS];        /* MISSING, BUILDING (by one unit), READY */
+    uint64_t placed[QCJ_SHARED_PARTS];  /* queens each part's listing placed */
+    int users;            /* units holding the entry                   */
     uint64_t last_use;    /* for choosing which idle entry to recycle  */
     struct entry *next;
 } entry;
@@ -56,7 +59,7 @@ static void unlock(qcj_shared *sh)
     atomic_flag_clear_explicit(&sh->lock, memory_order_release);
 }
 
-qcj_shared *qcj_shared_new(size_t patterns, const uint32_t *slices)
+qcj_shared *qcj_shared_new(size_t patterns, const uint32_t *slices, int parts)
 {
     qcj_shared *sh = calloc(1, sizeof *sh);
     if (!sh)
@@ -69,7 +72,7 @@ qcj_shared *qcj_shared_new(size_t patterns, const uint32_t *slices)
         return NULL;
     }
     for (size_t i = 0; i < patterns; i++)
-        sh->left[i] = slices[i];
+        sh->left[i] = slices[i] + (uint32_t)parts;
     return sh;
 }
 
@@ -149,63 +152,113 @@ static entry *find(qcj_shared *sh, size_t index)
     return e;
 }
 
-/* Builds e's lists, which this unit alone holds (state BUILDING). */
-static int build_lists(entry *e, const qcj_geometry *g, const qcj_rank *r, uint32_t q,
-                       uint32_t rest, qcj_side_build_fn *build, qcj_vec tmp[3], const int *stop)
+/* The entry of pattern `index`, held (users), made from a spare or anew
+ * if there is none; NULL when out of memory. */
+static entry *take(qcj_shared *sh, const qcj_geometry *g, size_t index, uint32_t q, uint32_t rest)
 {
-    e->s.placed = 0;
-    int rc = build(g, r, 0, q, &e->s.side[0], tmp, stop, &e->s.placed);
-    if (rc == QC_OK)
-        rc = build(g, r, 1, rest, &e->s.side[1], tmp, stop, &e->s.placed);
-    return rc;
+    lock(sh);
+    entry *e = find(sh, index);
+    if (!e) {
+        e = sh->spare;
+        if (e) {
+            sh->spare = e->next;
+            sh->spares--;
+        } else if (!(e = calloc(1, sizeof *e))) {
+            unlock(sh);
+            return NULL;
+        }
+        e->index = index;
+        e->s.side[0].pattern = q;
+        e->s.side[0].t = qcj_side_cols(g, q);
+        e->s.side[1].pattern = rest;
+        e->s.side[1].t = qcj_side_cols(g, rest);
+        for (int j = 0; j < QCJ_SHARED_PARTS; j++)
+            e->state[j] = MISSING;
+        e->users = 0;
+        e->next = sh->live;
+        sh->live = e;
+    }
+    if (e->users++ == 0)
+        trim_idle(sh);              /* e, held now, is not idle */
+    unlock(sh);
+    return e;
+}
+
+/* Lists the parts of e named in `parts` (a bit each) that no unit has
+ * listed, and waits for those others are listing, until all are READY.
+ * Returns QC_OK, QC_ENOMEM or QC_ESTOP. */
+static int settle(qcj_shared *sh, entry *e, unsigned parts, const qcj_geometry *g,
+                  const qcj_rank *r, qcj_vec tmp[3], const int *stop)
+{
+    for (;;) {
+        int part = -1, ready = 0;
+        lock(sh);
+        for (int j = 0; j < QCJ_SHARED_PARTS; j++) {
+            if (!(parts >> j & 1u))
+                continue;
+            ready += e->state[j] == READY;
+            if (part < 0 && e->state[j] == MISSING) {
+                part = j;
+                e->state[j] = BUILDING;
+            }
+        }
+        unlock(sh);
+        if (part >= 0) {
+            qcj_side *side = &e->s.side[part >> 1];
+            uint64_t placed = 0;
+            int rc = qcj_side_build_band_now(g, r, part >> 1, part & 1, side->pattern, side, tmp,
+                                             stop, &placed);
+            lock(sh);
+            e->placed[part] = placed;
+            e->state[part] = rc == QC_OK ? READY : MISSING;   /* MISSING: another lists it */
+            unlock(sh);
+            if (rc != QC_OK)
+                return rc;
+            continue;
+        }
+        if (ready == __builtin_popcount(parts))
+            return QC_OK;
+        if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED))
+            return QC_ESTOP;
+        sched_yield();              /* another unit is listing a part */
+    }
 }
 
 int qcj_shared_acquire(qcj_shared *sh, const qcj_geometry *g, const qcj_rank *r, size_t index,
-                       uint32_t q, uint32_t rest, qcj_side_build_fn *build, qcj_vec tmp[3],
-                       const int *stop, const qcj_shared_sides **out)
+                       uint32_t q, uint32_t rest, qcj_vec tmp[3], const int *stop,
+                       const qcj_shared_sides **out)
 {
-    for (;;) {
-        lock(sh);
-        entry *e = find(sh, index);
-        if (e && e->state == READY) {
-            e->users++;
-            unlock(sh);
-            *out = &e->s;
-            return QC_OK;
-        }
-        if (!e) {                       /* first here: build them */
-            e = sh->spare;
-            if (e) {
-                sh->spare = e->next;
-                sh->spares--;
-            } else if (!(e = calloc(1, sizeof *e))) {
-                unlock(sh);
-                return QC_ENOMEM;
-            }
-            e->index = index;
-            e->state = BUILDING;
-            e->users = 1;
-            e->next = sh->live;
-            sh->live = e;
-            trim_idle(sh);
-            unlock(sh);
-            int rc = build_lists(e, g, r, q, rest, build, tmp, stop);
-            lock(sh);
-            if (rc != QC_OK) {          /* waiters find none and build */
-                unlink_live(sh, e);
-                recycle(sh, e);
-            } else {
-                e->state = READY;
-                *out = &e->s;
-            }
-            unlock(sh);
-            return rc;
-        }
-        unlock(sh);                     /* another unit is building them */
-        if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED))
-            return QC_ESTOP;
-        sched_yield();
+    entry *e = take(sh, g, index, q, rest);
+    if (!e)
+        return QC_ENOMEM;
+    int rc = settle(sh, e, (1u << QCJ_SHARED_PARTS) - 1u, g, r, tmp, stop);
+    if (rc != QC_OK) {
+        qcj_shared_release(sh, index, 0);
+        return rc;
     }
+    *out = &e->s;
+    return QC_OK;
+}
+
+int qcj_shared_build_part(qcj_shared *sh, const qcj_geometry *g, const qcj_rank *r, size_t index,
+                          int part, uint32_t q, uint32_t rest, qcj_vec tmp[3], const int *stop,
+                          qc_tally *out)
+{
+    if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED))
+        return QC_ESTOP;            /* [stop check] even where the part is listed */
+    entry *e = take(sh, g, index, q, rest);
+    if (!e)
+        return QC_ENOMEM;
+    int rc = settle(sh, e, 1u << part, g, r, tmp, stop);
+    if (rc == QC_OK) {
+        lock(sh);
+        const uint64_t placed = e->placed[part];
+        unlock(sh);
+        out->solutions = 0;
+        out->placements = placed;
+    }
+    qcj_shared_release(sh, index, rc == QC_OK);
+    return rc;
 }
 
 void qcj_shared_release(qcj_shared *sh, size_t index, int finished)

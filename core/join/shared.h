@@ -13,13 +13,18 @@
 
 #include "bands.h"
 #include "geometry.h"
+#include "qcount.h"
 #include "vec.h"
 
+/* [split build] A pattern's band lists are listed in QCJ_SHARED_PARTS
+ * parts, each by its own unit where the plan says so: part j is band j&1
+ * of side j>>1 (top first and second band, bottom first and second). */
+#define QCJ_SHARED_PARTS 4
+
 /* The band lists of one pattern: side[0] the top's (pattern q), side[1]
- * the bottom's (M\q), and the queens their building placed. */
+ * the bottom's (M\q). */
 typedef struct qcj_shared_sides {
     qcj_side side[2];
-    uint64_t placed;
 } qcj_shared_sides;
 
 /* The plan's store of shared band lists, safe to use from many threads at
@@ -27,22 +32,33 @@ typedef struct qcj_shared_sides {
  * pointer: counting a unit still depends on nothing but the unit. */
 typedef struct qcj_shared qcj_shared;
 
-/* A store for a plan whose patterns are cut into slices[i] units each
- * (patterns entries); NULL when out of memory. */
-qcj_shared *qcj_shared_new(size_t patterns, const uint32_t *slices);
+/* A store for a plan whose patterns are cut into slices[i] counting units
+ * each (patterns entries), plus `parts` units listing their lists' parts
+ * (QCJ_SHARED_PARTS, or 0 where the first slice to come lists them all);
+ * NULL when out of memory. */
+qcj_shared *qcj_shared_new(size_t patterns, const uint32_t *slices, int parts);
 void qcj_shared_free(qcj_shared *sh);
 
-/* The band lists of pattern `index` (top pattern q, bottom rest), built
- * now by `build` (the caller's level's qcj_side_build) with the scratch
- * vectors tmp unless another unit built them or is building them (then
- * this waits, reading *stop).  Returns QC_OK and sets *out (valid until
- * qcj_shared_release); QC_ENOMEM, or QC_ESTOP when *stop rose meanwhile. */
+/* The band lists of pattern `index` (top pattern q, bottom rest), for a
+ * counting slice: each part not yet listed is listed now with the scratch
+ * vectors tmp, parts that other units are listing are waited for (reading
+ * *stop).  Returns QC_OK and sets *out (valid until qcj_shared_release);
+ * QC_ENOMEM, or QC_ESTOP when *stop rose meanwhile (then released). */
 int qcj_shared_acquire(qcj_shared *sh, const qcj_geometry *g, const qcj_rank *r, size_t index,
-                       uint32_t q, uint32_t rest, qcj_side_build_fn *build, qcj_vec tmp[3],
-                       const int *stop, const qcj_shared_sides **out);
+                       uint32_t q, uint32_t rest, qcj_vec tmp[3], const int *stop,
+                       const qcj_shared_sides **out);
 /* Hands back what acquire gave; `finished` when the unit counted all its
- * sets (once each pattern's slices have all finished, its lists are
- * recycled; lists of slices still to come are kept, a few at most). */
+ * sets (once each pattern's units have all finished, its lists are
+ * recycled; lists of units still to come are kept, a few at most). */
 void qcj_shared_release(qcj_shared *sh, size_t index, int finished);
+
+/* [split build] The unit listing part `part` of pattern `index`'s band
+ * lists (unless another unit has listed it, or is listing it: then this
+ * waits), held for the pattern's slices.  On QC_OK *out holds no
+ * solutions and the queens the part's listing placed; QC_ENOMEM, QC_ESTOP
+ * as acquire, *out untouched. */
+int qcj_shared_build_part(qcj_shared *sh, const qcj_geometry *g, const qcj_rank *r, size_t index,
+                          int part, uint32_t q, uint32_t rest, qcj_vec tmp[3], const int *stop,
+                          qc_tally *out);
 
 #endif

@@ -381,17 +381,19 @@ int QC_LEVEL(qcj_count_unit)(const qcj_plan *p, size_t unit, qcj_scratch *sc, qc
     uint64_t placed = 0;
     const qcj_shared_sides *shared = NULL;
     int rc;
+    if (ref.slice >= slices)                /* [split build] a part of its band lists */
+        return qcj_shared_build_part(p->shared, g, &p->rank, ref.pattern, (int)(ref.slice - slices),
+                                     w.q, w.rest, sc->band_tmp, stop, out);
     if (slices == 1) {                      /* the unit lists its own bands */
         rc = qcj_side_build(g, &p->rank, 0, w.q, &sc->side[0], sc->band_tmp, stop, &placed);
         if (rc == QC_OK)
             rc = qcj_side_build(g, &p->rank, 1, w.rest, &sc->side[1], sc->band_tmp, stop, &placed);
     } else {                                /* [even slices] a share of the sets */
-        rc = qcj_shared_acquire(p->shared, g, &p->rank, ref.pattern, w.q, w.rest, qcj_side_build,
-                                sc->band_tmp, stop, &shared);
+        rc = qcj_shared_acquire(p->shared, g, &p->rank, ref.pattern, w.q, w.rest, sc->band_tmp,
+                                stop, &shared);
         if (rc != QC_OK)
             return rc;
-        w.sides = shared->side;
-        placed = ref.slice == 0 ? shared->placed : 0;   /* the lists' work, counted once */
+        w.sides = shared->side;             /* their work: the parts' units */
     }
     if (rc == QC_OK)
         rc = count_keys(&w, ref.slice, slices, stop);

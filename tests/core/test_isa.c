@@ -3,9 +3,10 @@
  * test_isa.c — the kernels' instruction-set levels (qc_isa_select, core/isa.h)
  * agree: at every level this CPU has, each unit of every plan of the
  * engines with kernels (halving, eightfold, join) counts the same
- * solutions and placements as at the portable level, with and without a
- * stop flag, and the totals are the published ones; the join engine's
- * 64-bit lanes too.  Usage: test_isa TSV N_MAX (N_MAX <= 16).
+ * solutions and placements as at the portable level (join on odd N at the
+ * avx512 level: the same solutions, other work), with and without a stop
+ * flag, and the totals are the published ones; the join engine's 64-bit
+ * lanes too.  Usage: test_isa TSV N_MAX (N_MAX <= 16).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,9 +51,10 @@ static void tallies_free(tallies *t)
     free(t->flagged);
 }
 
-static int same_tally(const qc_tally *a, const qc_tally *b)
+/* Same solutions, and the same work unless `work_differs`. */
+static int same_tally(const qc_tally *a, const qc_tally *b, int work_differs)
 {
-    return a->solutions == b->solutions && a->placements == b->placements;
+    return a->solutions == b->solutions && (work_differs || a->placements == b->placements);
 }
 
 /* Every unit of (n, engine) at the running level against `ref`, the
@@ -68,11 +70,14 @@ static void check_level(const char *level, int n, qc_engine_id engine, const tal
         tallies_free(&t);
         return;
     }
+    /* join's nibble tables (avx512) join odd N's middle columns in one pass
+     * ([middle carried]), the AND loop one column a pass: other work */
+    const int work_differs = engine == QC_ENGINE_JOIN && n % 2 && !strcmp(level, "avx512");
     size_t differ = 0;
     qc_u128 total = 0;
     for (size_t u = 0; u < t.units; u++) {
-        differ += !same_tally(&t.plain[u], &ref->plain[u]);
-        differ += !same_tally(&t.flagged[u], &ref->flagged[u]);
+        differ += !same_tally(&t.plain[u], &ref->plain[u], work_differs);
+        differ += !same_tally(&t.flagged[u], &ref->flagged[u], work_differs);
         total += t.plain[u].solutions;
     }
     CHECK(differ == 0, "%s %s n=%d: %zu unit tallies differ from portable's", level, name, n,

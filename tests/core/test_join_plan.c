@@ -213,6 +213,76 @@ static void test_slices(const known_count *known)
     }
 }
 
+static int bands_equal(const qcj_band *a, const qcj_band *b, const qcj_rank *r, int t)
+{
+    const uint32_t ranks = r->binom[t][a->rows], len = a->offsets[ranks];
+    return a->rows == b->rows && memcmp(a->offsets, b->offsets, (ranks + 1) * sizeof *a->offsets) == 0
+        && memcmp(a->inner, b->inner, len * sizeof *a->inner) == 0
+        && memcmp(a->border, b->border, len * sizeof *a->border) == 0;
+}
+
+/* [split build] The band lists listed in parts by the parts' units (and
+ * those a slice lists itself) are the lists qcj_side_build lists whole,
+ * the parts' units report the queens placed, and a part's unit with the
+ * stop flag up is cut short.  N=16 lists its lists in parts, N=19 not. */
+static void test_split_build(void)
+{
+    qc_plan *p;
+    if (qc_plan_create(&p, 16, QC_ENGINE_JOIN) != QC_OK) {
+        CHECK(0, "n=16: plan not built");
+        return;
+    }
+    qcj_plan *jp = p->engine_data;
+    const qcj_geometry *g = &jp->geo;
+    qcj_side whole[2] = {{0}};
+    qcj_vec tmp[3] = {{0}};
+    for (size_t i = 0; i < jp->patterns; i++) {
+        const uint32_t q = jp->pattern[i], rest = jp->block & ~q;
+        uint64_t placed = 0, parts_placed = 0;
+        CHECK(qcj_side_build_portable(g, &jp->rank, 0, q, &whole[0], tmp, NULL, &placed) == QC_OK);
+        CHECK(qcj_side_build_portable(g, &jp->rank, 1, rest, &whole[1], tmp, NULL, &placed) == QC_OK);
+        for (int j = 0; j < QCJ_SHARED_PARTS; j += 2) {   /* parts 0, 2 by their units */
+            qc_tally t = {0, 0};
+            CHECK(qcj_shared_build_part(jp->shared, g, &jp->rank, i, j, q, rest, tmp, NULL, &t) == QC_OK);
+            CHECK(t.solutions == 0 && t.placements > 0);
+            parts_placed += t.placements;
+        }
+        const qcj_shared_sides *sh;   /* parts 1, 3 by the slice */
+        CHECK(qcj_shared_acquire(jp->shared, g, &jp->rank, i, q, rest, tmp, NULL, &sh) == QC_OK);
+        for (int s = 0; s < 2; s++)
+            for (int b = 0; b < 2; b++)
+                CHECK(sh->side[s].t == whole[s].t && sh->side[s].pattern == whole[s].pattern
+                      && bands_equal(&sh->side[s].band[b], &whole[s].band[b], &jp->rank, whole[s].t),
+                      "n=16 pattern %zu side %d band %d differs", i, s, b);
+        qcj_shared_release(jp->shared, i, 1);
+        for (int j = 1; j < QCJ_SHARED_PARTS; j += 2) {   /* their units, after */
+            qc_tally t = {0, 0};
+            CHECK(qcj_shared_build_part(jp->shared, g, &jp->rank, i, j, q, rest, tmp, NULL, &t) == QC_OK);
+            parts_placed += t.placements;
+        }
+        CHECK(parts_placed == placed, "n=16 pattern %zu: parts placed %llu, whole %llu", i,
+              (unsigned long long)parts_placed, (unsigned long long)placed);
+        static const int stop = 1;
+        qc_tally t = {0, 0};
+        CHECK(qcj_shared_build_part(jp->shared, g, &jp->rank, i, 0, q, rest, tmp, &stop, &t) == QC_ESTOP);
+    }
+    size_t parts = 0;
+    for (size_t u = 0; u < jp->units; u++)
+        parts += jp->unit[u].slice >= jp->slices[jp->unit[u].pattern];
+    CHECK(parts == QCJ_SHARED_PARTS * jp->patterns, "n=16: %zu parts' units", parts);
+    qcj_side_free_portable(&whole[0]);
+    qcj_side_free_portable(&whole[1]);
+    for (int k = 0; k < 3; k++)
+        qcj_vec_free(&tmp[k]);
+    qc_plan_free(p);
+    if (qc_plan_create(&p, 19, QC_ENGINE_JOIN) == QC_OK) {
+        jp = p->engine_data;
+        for (size_t u = 0; u < jp->units; u++)
+            CHECK(jp->unit[u].slice < jp->slices[jp->unit[u].pattern], "n=19: a parts' unit");
+        qc_plan_free(p);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -225,5 +295,6 @@ int main(int argc, char **argv)
     test_engine();
     test_parameters(known);
     test_slices(known);
+    test_split_build();
     return check_report("join plan");
 }
