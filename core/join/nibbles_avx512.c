@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * nibbles_avx512.c — the nibble-table hot loop (nibbles.h): tables of the
- * tops, planes of the bottoms, and the shuffles that count their disjoint
- * pairs.  Tricks, named where they are used:
+ * nibbles_avx512.c — the nibble kind of the table hot loop (nibbles.h):
+ * tables of the tops, planes of the bottoms (for both kinds), the shuffles
+ * that count their disjoint pairs, and the choice of kind.  Tricks, named
+ * where they are used:
  *   [nibble tables]  nibbles.h;
  *   [nibble by lane] a table block is built for four nibbles at once, one
  *                    per 128-bit lane (a shuffle's reach);
@@ -19,6 +20,7 @@
 
 #define AVX512BW __attribute__((target("avx512f,avx512bw")))
 #define NIB_INLINE static inline __attribute__((always_inline)) AVX512BW
+#define NIBBLE_BLOCK_BYTES ((size_t)8 * 16)
 
 size_t qcj_nib_blocks(const uint32_t *off, size_t groups)
 {
@@ -53,15 +55,15 @@ NIB_INLINE __m512i block_lanes(const uint32_t *tops, size_t n, int lane0)
     return t;
 }
 
-AVX512BW void qcj_nib_tables(const uint32_t *off, const uint32_t *low32, size_t groups,
-                             int chunks, uint32_t *blk, uint8_t *tables)
+static AVX512BW void nibble_tables(const uint32_t *off, const uint32_t *low32, size_t groups,
+                                   int chunks, uint32_t *blk, uint8_t *tables)
 {
     uint32_t block = 0;
     for (size_t g = 0; g < groups; g++) {
         blk[g] = block;
         for (uint32_t i = off[g]; i < off[g + 1]; i += 8, block++) {
             const size_t n = off[g + 1] - i < 8 ? off[g + 1] - i : 8;
-            uint8_t *out = tables + (size_t)QCJ_NIB_BLOCK_BYTES * block;
+            uint8_t *out = tables + NIBBLE_BLOCK_BYTES * block;
             _mm512_storeu_si512(out, block_lanes(low32 + i, n, 0));
             if (chunks > 4)
                 _mm512_storeu_si512(out + 64, block_lanes(low32 + i, n, 4));
@@ -70,37 +72,52 @@ AVX512BW void qcj_nib_tables(const uint32_t *off, const uint32_t *low32, size_t 
     blk[groups] = block;
 }
 
-AVX512BW void qcj_nib_planes(const uint32_t *low32, size_t len, uint32_t or_in, int chunks,
-                             uint8_t *planes, size_t stride)
+AVX512BW void qcj_nib_planes(const uint32_t *low32, size_t len, uint32_t or_in, int slice_bits,
+                             int chunks, uint8_t *planes, size_t stride)
 {
-    const __m512i low_nibble = _mm512_set1_epi32(0x0f), extra = _mm512_set1_epi32((int)or_in);
+    const __m512i low_nibble = _mm512_set1_epi32((1 << slice_bits) - 1);
+    const __m512i extra = _mm512_set1_epi32((int)or_in);
     for (size_t p = 0; p < len; p += 16) {
         const __mmask16 live = len - p >= 16 ? 0xffff : (__mmask16)((1u << (len - p)) - 1u);
         const __m512i x = _mm512_or_si512(_mm512_maskz_loadu_epi32(live, low32 + p), extra);
         for (int j = 0; j < chunks; j++) {
-            const __m512i nib = _mm512_and_si512(_mm512_srli_epi32(x, (unsigned)(4 * j)), low_nibble);
+            const __m512i nib = _mm512_and_si512(_mm512_srli_epi32(x, (unsigned)(slice_bits * j)), low_nibble);
             _mm_storeu_si128((__m128i *)(planes + (size_t)j * stride + p), _mm512_cvtepi32_epi8(nib));
         }
     }
 }
 
-#define NIB_COUNT_NAME qcj_nib_count_shuffled
+#define NIB_SLICE_BITS 4
+#define NIB_SLICES_MIN 5
+#define NIB_SLICES_MAX 8
+#define NIB_BLOCK_BYTES NIBBLE_BLOCK_BYTES
+#define NIB_COUNT_NAME nibble_count
 #include "nibbles_loop.h"
 
-uint64_t qcj_nib_count(const uint32_t *toff, const uint32_t *blk, const uint8_t *tables,
-                       const uint32_t *boff, const uint8_t *planes, size_t stride, int key_bits,
-                       int chunks, uint64_t *tested)
+const qcj_nib_kind qcj_nib_nibbles = {
+    .name = "nibbles",
+    .slice_bits = 4,
+    .min_slices = 5,
+    .max_slices = 8,
+    .block_bytes = NIBBLE_BLOCK_BYTES,
+    .tables = nibble_tables,
+    .count = nibble_count,
+};
+
+const qcj_nib_kind *qcj_nib_kind_now(void)
 {
-#if defined(QCJ_NIB_VPOPCNT)
-    static int vpopcnt = -1;              /* the same answer for every thread */
-    if (__atomic_load_n(&vpopcnt, __ATOMIC_RELAXED) < 0)
-        __atomic_store_n(&vpopcnt, __builtin_cpu_supports("avx512vpopcntdq") != 0, __ATOMIC_RELAXED);
-    if (__atomic_load_n(&vpopcnt, __ATOMIC_RELAXED))
-        return qcj_nib_count_popcnt(toff, blk, tables, boff, planes, stride, key_bits, chunks,
-                                    tested);
+#if defined(QCJ_NIB_SEPTETS)
+    static int septets = -1;             /* the same answer for every thread */
+    if (__atomic_load_n(&septets, __ATOMIC_RELAXED) < 0)
+        __atomic_store_n(&septets,
+                         __builtin_cpu_supports("avx512vbmi")
+                             && __builtin_cpu_supports("avx512vpopcntdq")
+                             && __builtin_cpu_supports("gfni"),
+                         __ATOMIC_RELAXED);
+    if (__atomic_load_n(&septets, __ATOMIC_RELAXED))
+        return &qcj_nib_septets;
 #endif
-    return qcj_nib_count_shuffled(toff, blk, tables, boff, planes, stride, key_bits, chunks,
-                                  tested);
+    return &qcj_nib_nibbles;
 }
 
 #endif

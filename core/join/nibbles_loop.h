@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * nibbles_loop.h — the nibble-table count loop (nibbles.h), included by
- * the files that build it for one CPU feature set each: nibbles_avx512.c
- * (AVX-512 F and BW) and nibbles_popcnt.c (also VPOPCNTDQ).
- * NIB_COUNT_NAME names the function it defines, with qcj_nib_count's
- * parameters.
+ * nibbles_loop.h — the table count loop (nibbles.h), included by the file
+ * of each slice kind, built for that kind's instructions: nibbles_avx512.c
+ * (NIB_SLICE_BITS 4: VPSHUFB, AVX-512 F and BW) and septets.c
+ * (NIB_SLICE_BITS 7: VPERMI2B, also VBMI and VPOPCNTDQ).  NIB_COUNT_NAME
+ * names the function it defines (a qcj_nib_kind's count); NIB_SLICES_MIN
+ * and NIB_SLICES_MAX are the kind's slice counts.
  */
 #ifndef QCJ_NIBBLES_LOOP_H
 #define QCJ_NIBBLES_LOOP_H
@@ -17,8 +18,8 @@
 
 /* [byte counts] the disjoint pairs among the live lanes of clash (a byte a
  * bottom, a bit a top, set where they clash), added to the qword sums
- * *sums: by VPOPCNTQ where the file is built for it (nibbles_popcnt.c),
- * else by two shuffles of a popcount table per byte, summed by PSADBW. */
+ * *sums: by VPOPCNTQ where the file is built for it (septets.c), else by
+ * two shuffles of a popcount table per byte, summed by PSADBW. */
 NIB_LOOP_INLINE void add_free(__m512i clash, __mmask64 live, __m512i *sums)
 {
     const __m512i free = _mm512_maskz_ternarylogic_epi32(0xffff, clash, clash, clash, 0x55);
@@ -35,13 +36,43 @@ NIB_LOOP_INLINE void add_free(__m512i clash, __mmask64 live, __m512i *sums)
 #endif
 }
 
+#if NIB_SLICE_BITS == 7
+#define NIB_TABLE_REGS 2         /* a 128-byte table: two registers */
+
+/* Slice j's clashes for the 64 plane bytes idx (their low 7 bits). */
+NIB_LOOP_INLINE __m512i lookup(const __m512i *t, int j, __m512i idx)
+{
+    return _mm512_permutex2var_epi8(t[2 * j], idx, t[2 * j + 1]);
+}
+
+/* Block tb's tables into registers. */
+NIB_LOOP_INLINE void load_tables(__m512i *t, const uint8_t *tb, const int chunks)
+{
+    for (int j = 0; j < 2 * chunks; j++)
+        t[j] = _mm512_loadu_si512(tb + 64 * j);
+}
+#else
+#define NIB_TABLE_REGS 1         /* a 16-byte table, in every 128-bit lane */
+
+NIB_LOOP_INLINE __m512i lookup(const __m512i *t, int j, __m512i idx)
+{
+    return _mm512_shuffle_epi8(t[j], idx);
+}
+
+NIB_LOOP_INLINE void load_tables(__m512i *t, const uint8_t *tb, const int chunks)
+{
+    for (int j = 0; j < chunks; j++)
+        t[j] = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(tb + 16 * j)));
+}
+#endif
+
 /* Which of the 8 tops (tables t) clash with each of the 64 bottoms of the
  * planes at p. */
 NIB_LOOP_INLINE __m512i clash_at(const __m512i *t, const uint8_t *p, size_t stride, const int chunks)
 {
-    __m512i clash = _mm512_shuffle_epi8(t[0], _mm512_loadu_si512(p));
+    __m512i clash = lookup(t, 0, _mm512_loadu_si512(p));
     for (int j = 1; j < chunks; j++)
-        clash = _mm512_or_si512(clash, _mm512_shuffle_epi8(t[j], _mm512_loadu_si512(p + (size_t)j * stride)));
+        clash = _mm512_or_si512(clash, lookup(t, j, _mm512_loadu_si512(p + (size_t)j * stride)));
     return clash;
 }
 
@@ -59,7 +90,8 @@ NIB_LOOP_INLINE void block_range(const __m512i *t, const uint8_t *planes, size_t
 
 NIB_LOOP_INLINE uint64_t count_chunks(const uint32_t *toff, const uint32_t *blk, const uint8_t *tables,
                                  const uint32_t *boff, const uint8_t *planes, size_t stride,
-                                 int key_bits, const int chunks, uint64_t *tested)
+                                 int key_bits, const int chunks, size_t block_bytes,
+                                 uint64_t *tested)
 {
     const uint32_t kmask = (1u << key_bits) - 1u;
     __m512i sums = _mm512_setzero_si512();
@@ -80,10 +112,8 @@ NIB_LOOP_INLINE uint64_t count_chunks(const uint32_t *toff, const uint32_t *blk,
                 break;
         }
         for (uint32_t b = blk[tg]; b < blk[tg + 1]; b++) {
-            __m512i t[QCJ_NIB_CHUNKS_MAX];
-            const uint8_t *tb = tables + (size_t)QCJ_NIB_BLOCK_BYTES * b;
-            for (int j = 0; j < chunks; j++)
-                t[j] = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(tb + 16 * j)));
+            __m512i t[NIB_TABLE_REGS * NIB_SLICES_MAX];
+            load_tables(t, tables + block_bytes * b, chunks);
             for (uint32_t hg = high;; hg = (hg - 1) & high) {
                 const size_t b0 = boff[hg << run], nb = boff[(hg + 1) << run] - b0;
                 if (nb)
@@ -97,22 +127,29 @@ NIB_LOOP_INLINE uint64_t count_chunks(const uint32_t *toff, const uint32_t *blk,
     return (uint64_t)_mm512_reduce_add_epi64(sums);
 }
 
-/* One copy of the loop per nibble count (5..8, qcj_nib_chunks), so that
- * its loops over the nibbles unroll. */
-uint64_t NIB_COUNT_NAME(const uint32_t *toff, const uint32_t *blk, const uint8_t *tables,
+/* One copy of the loop per slice count (NIB_SLICES_MIN..MAX), so that its
+ * loops over the slices unroll. */
+static uint64_t NIB_COUNT_NAME(const uint32_t *toff, const uint32_t *blk, const uint8_t *tables,
                         const uint32_t *boff, const uint8_t *planes, size_t stride, int key_bits,
                         int chunks, uint64_t *tested)
 {
+    const size_t bb = NIB_BLOCK_BYTES;
+#define NIB_CASE(c)                                                                           \
+    case c:                                                                                   \
+        return count_chunks(toff, blk, tables, boff, planes, stride, key_bits,                \
+                            c < NIB_SLICES_MIN ? NIB_SLICES_MIN                               \
+                            : c > NIB_SLICES_MAX ? NIB_SLICES_MAX : c, bb, tested)
     switch (chunks) {
-    case 6:
-        return count_chunks(toff, blk, tables, boff, planes, stride, key_bits, 6, tested);
-    case 7:
-        return count_chunks(toff, blk, tables, boff, planes, stride, key_bits, 7, tested);
-    case 8:
-        return count_chunks(toff, blk, tables, boff, planes, stride, key_bits, 8, tested);
+        NIB_CASE(3);
+        NIB_CASE(4);
+        NIB_CASE(5);
+        NIB_CASE(6);
+        NIB_CASE(7);
     default:
-        return count_chunks(toff, blk, tables, boff, planes, stride, key_bits, 5, tested);
+        return count_chunks(toff, blk, tables, boff, planes, stride, key_bits, NIB_SLICES_MAX, bb,
+                            tested);
     }
+#undef NIB_CASE
 }
 
 #endif

@@ -143,18 +143,21 @@ typedef struct unit_walk {
     qcj_scratch *sc;
     const qcj_side *sides; /* band lists: [0] the top's, [1] the bottom's */
     uint32_t q, rest;     /* the top's and the bottom's columns inside M */
-    int nibbles;          /* 0, or the nibbles of the ANDed part (nibbles.h) */
+    int nibbles;          /* 0, or the table slices of the ANDed part (nibbles.h) */
+#if NIBBLES
+    const qcj_nib_kind *kind;   /* their kind */
+#endif
     uint64_t tested;      /* pairs of band placements and of halves tested */
     qc_u128 total;
 } unit_walk;
 
 #if NIBBLES
-/* The nibbles of g's ANDed part when the nibble tables take it (narrow),
- * else 0. */
-static int nibble_chunks(const qcj_geometry *g)
+/* The slices of g's ANDed part when the tables of kind k take it
+ * (narrow), else 0. */
+static int nibble_chunks(const qcj_geometry *g, const qcj_nib_kind *k)
 {
     const int slots = 2 * (g->n - 1 + g->n % 2);
-    return g->wide ? 0 : qcj_nib_chunks(slots - g->key_bits);
+    return g->wide ? 0 : qcj_nib_slices(k, slots - g->key_bits);
 }
 
 /* The tops of one column set as nibble tables (scratch nib_blk,
@@ -165,10 +168,10 @@ static int tops_to_tables(unit_walk *w, const groups *tops)
     qcj_scratch *sc = w->sc;
     const size_t blocks = qcj_nib_blocks(tops->off, count);
     uint32_t *blk = qcj_vec_reserve(&sc->nib_blk, (count + 1) * sizeof *blk);
-    uint8_t *tables = qcj_vec_reserve(&sc->nib_tables, (blocks ? blocks : 1) * QCJ_NIB_BLOCK_BYTES);
+    uint8_t *tables = qcj_vec_reserve(&sc->nib_tables, (blocks ? blocks : 1) * w->kind->block_bytes);
     if (!blk || !tables)
         return QC_ENOMEM;
-    qcj_nib_tables(tops->off, tops->low32, count, w->nibbles, blk, tables);
+    w->kind->tables(tops->off, tops->low32, count, w->nibbles, blk, tables);
     return QC_OK;
 }
 
@@ -181,9 +184,9 @@ static int pairs_by_nibbles(unit_walk *w, const groups *tops, const groups *bott
     uint8_t *planes = qcj_vec_reserve(&sc->nib_planes, stride * (size_t)w->nibbles);
     if (!planes)
         return QC_ENOMEM;
-    qcj_nib_planes(bottoms->low32, nb, 0, w->nibbles, planes, stride);
-    *pairs = qcj_nib_count(tops->off, sc->nib_blk.p, sc->nib_tables.p, bottoms->off, planes, stride,
-                           w->p->geo.key_bits, w->nibbles, &w->tested);
+    qcj_nib_planes(bottoms->low32, nb, 0, w->kind->slice_bits, w->nibbles, planes, stride);
+    *pairs = w->kind->count(tops->off, sc->nib_blk.p, sc->nib_tables.p, bottoms->off, planes, stride,
+                            w->p->geo.key_bits, w->nibbles, &w->tested);
     return QC_OK;
 }
 #endif
@@ -375,7 +378,8 @@ int QC_LEVEL(qcj_count_unit)(const qcj_plan *p, size_t unit, qcj_scratch *sc, qc
     const uint32_t slices = p->slices[ref.pattern];
     unit_walk w = {.p = p, .sc = sc, .sides = sc->side, .q = p->pattern[ref.pattern]};
 #if NIBBLES
-    w.nibbles = nibble_chunks(g);
+    w.kind = qcj_nib_kind_now();
+    w.nibbles = nibble_chunks(g, w.kind);
 #endif
     w.rest = p->block & ~w.q;
     uint64_t placed = 0;

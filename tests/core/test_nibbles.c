@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_nibbles.c — the join engine's nibble-table stage (join/nibbles.h)
- * against a plain scalar loop: tables and planes by hand on small cases,
- * and the count over key groups on random lists of every width the stage
- * takes (5 to 8 nibbles), ragged and empty groups, runs of free keys, both
- * builds of the loop (shuffles alone, VPOPCNTQ) where the CPU runs them.
+ * test_nibbles.c — the join engine's table stage (join/nibbles.h) against
+ * a plain scalar loop: tables and planes by hand on small cases, and the
+ * count over key groups on random lists of every width the stage takes
+ * (17 to 32 bits), ragged and empty groups, runs of free keys, marked
+ * bottoms, for each kind of tables this CPU runs (nibbles; septets where
+ * built and the CPU has VBMI, VPOPCNTDQ and GFNI).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -16,12 +17,23 @@
 #include "check.h"
 
 #if defined(QCJ_PAIRS_HAVE_AVX512)
-static int cpu_has(const char *what)
+static int cpu_has_bw(void)
 {
     __builtin_cpu_init();
-    if (!strcmp(what, "avx512bw"))
-        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
-    return __builtin_cpu_supports("avx512vpopcntdq");
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+}
+
+/* The kinds this CPU runs. */
+static int kinds_here(const qcj_nib_kind **kinds)
+{
+    int n = 0;
+    kinds[n++] = &qcj_nib_nibbles;
+#if defined(QCJ_NIB_SEPTETS)
+    if (__builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vpopcntdq")
+        && __builtin_cpu_supports("gfni"))
+        kinds[n++] = &qcj_nib_septets;
+#endif
+    return n;
 }
 
 static uint64_t state = 0x9e3779b97f4a7c15ull;
@@ -34,46 +46,59 @@ static uint64_t next_random(void)
     return state;
 }
 
-/* Hand-checked: one block of 3 tops, nibble 0.  Top 0 = 0x1, top 1 = 0x6,
- * top 2 = 0x0: byte v of table 0 has bit 0 when v has bit 0, bit 1 when v
- * has bit 1 or 2, never bit 2; tops 3..7 are missing: bits 3..7 always. */
-static void test_tables_by_hand(void)
+/* Hand-checked, kind k: one block of 3 tops, slice 0.  Top 0 = 0x1, top
+ * 1 = 0x6, top 2 = 0x0: byte v of table 0 has bit 0 when v has bit 0, bit
+ * 1 when v has bit 1 or 2, never bit 2; tops 3..7 are missing: bits 3..7
+ * always; slice 1's table holds only the missing tops. */
+static void test_tables_by_hand(const qcj_nib_kind *k)
 {
     const uint32_t off[2] = {0, 3}, tops[3] = {0x1, 0x6, 0x0};
     uint32_t blk[2];
-    static uint8_t tables[QCJ_NIB_BLOCK_BYTES];
-    qcj_nib_tables(off, tops, 1, 5, blk, tables);
-    CHECK(blk[0] == 0 && blk[1] == 1, "one block for 3 tops");
-    for (unsigned v = 0; v < 16; v++) {
+    static uint8_t tables[1024];
+    CHECK(k->block_bytes <= sizeof tables, "%s: block of %zu bytes", k->name, k->block_bytes);
+    k->tables(off, tops, 1, k->min_slices, blk, tables);
+    CHECK(blk[0] == 0 && blk[1] == 1, "%s: one block for 3 tops", k->name);
+    const unsigned entries = 1u << k->slice_bits;
+    for (unsigned v = 0; v < entries; v++) {
         unsigned want = 0xf8u | (v & 1u) | ((v & 6u) ? 2u : 0u);
-        CHECK(tables[v] == want, "table 0 byte %u: %02x, want %02x", v, tables[v], want);
-        CHECK(tables[16 + v] == 0xf8u, "table 1 byte %u: only the missing tops", v);
+        CHECK(tables[v] == want, "%s: table 0 byte %u: %02x, want %02x", k->name, v, tables[v], want);
+        CHECK(tables[entries + v] == 0xf8u, "%s: table 1 byte %u: only the missing tops", k->name, v);
     }
-    /* planes: bottom 0x87654321 ORed with 0x400: nibbles 1,2,7,4,5,6,7,8 */
+}
+
+/* Planes by hand: bottom 0x87654321 ORed with 0x400, in nibbles 1,2,7,4,
+ * 5,6,7,8 and in septets 0x21, 0x0c, 0x59 (bits 14-20), 0x30, 0x08. */
+static void test_planes_by_hand(void)
+{
     const uint32_t bottom = 0x87654321u;
     static uint8_t planes[8 * 80];
     const size_t stride = qcj_nib_stride(1);
     CHECK(stride * 8 <= sizeof planes, "stride %zu", stride);
-    qcj_nib_planes(&bottom, 1, 0x400, 8, planes, stride);
-    const uint8_t want[8] = {1, 2, 7, 4, 5, 6, 7, 8};
+    qcj_nib_planes(&bottom, 1, 0x400, 4, 8, planes, stride);
+    const uint8_t want4[8] = {1, 2, 7, 4, 5, 6, 7, 8};
     for (int j = 0; j < 8; j++)
-        CHECK(planes[(size_t)j * stride] == want[j], "plane %d: %u, want %u", j, planes[(size_t)j * stride],
-              want[j]);
+        CHECK(planes[(size_t)j * stride] == want4[j], "nibble plane %d: %u, want %u", j,
+              planes[(size_t)j * stride], want4[j]);
+    qcj_nib_planes(&bottom, 1, 0x400, 7, 5, planes, stride);
+    const uint32_t x = bottom | 0x400;
+    for (int j = 0; j < 5; j++)
+        CHECK(planes[(size_t)j * stride] == ((x >> (7 * j)) & 0x7f), "septet plane %d: %u, want %u",
+              j, planes[(size_t)j * stride], (x >> (7 * j)) & 0x7f);
 }
 
 enum { MAX = 3000 };
 
 /* Random groups of tops and bottoms with `bits` ANDed bits under key_bits
- * keys: the nibble count against the scalar one. */
-static void test_random_counts(int round)
+ * keys: kind k's count against the scalar one. */
+static void test_random_counts(const qcj_nib_kind *k, int round)
 {
     static uint32_t tops[MAX], bottoms[MAX];
     static uint32_t toff[65], boff[65], blk[65];
-    static uint8_t tables[(MAX / 8 + 64) * QCJ_NIB_BLOCK_BYTES];
+    static uint8_t tables[(MAX / 8 + 64) * 640];
     static uint8_t planes[8 * (MAX + 16 + QCJ_NIB_PAD)];
     const int key_bits = round % 7;                  /* 0..6 */
     const int bits = 17 + round % 16;                /* 17..32: 5..8 nibbles */
-    const int chunks = qcj_nib_chunks(bits);
+    const int chunks = qcj_nib_slices(k, bits);
     const uint32_t groups = 1u << key_bits, mask = bits == 32 ? ~0u : (1u << bits) - 1u;
     size_t nt = 0, nb = 0;
     for (uint32_t g = 0; g < groups; g++) {          /* ragged groups, some empty */
@@ -101,28 +126,16 @@ static void test_random_counts(int round)
                     want += (tops[i] & bottoms[j]) == 0;
         }
     CHECK(qcj_nib_blocks(toff, groups) <= MAX / 8 + 64, "blocks");
-    qcj_nib_tables(toff, tops, groups, chunks, blk, tables);
+    CHECK((qcj_nib_blocks(toff, groups)) * k->block_bytes <= sizeof tables, "tables");
+    k->tables(toff, tops, groups, chunks, blk, tables);
     CHECK(blk[groups] == qcj_nib_blocks(toff, groups), "blocks counted and built differ");
     const size_t stride = qcj_nib_stride(nb);
-    qcj_nib_planes(bottoms, nb, 0, chunks, planes, stride);
+    qcj_nib_planes(bottoms, nb, 0, k->slice_bits, chunks, planes, stride);
     uint64_t tested = 0;
-    CHECK(qcj_nib_count_shuffled(toff, blk, tables, boff, planes, stride, key_bits, chunks, &tested)
-              == want,
-          "shuffled: round %d, %d keys, %d bits", round, key_bits, bits);
-    CHECK(tested == want_tested, "shuffled: pairs tested %llu, want %llu",
+    CHECK(k->count(toff, blk, tables, boff, planes, stride, key_bits, chunks, &tested) == want,
+          "%s: round %d, %d keys, %d bits", k->name, round, key_bits, bits);
+    CHECK(tested == want_tested, "%s: pairs tested %llu, want %llu", k->name,
           (unsigned long long)tested, (unsigned long long)want_tested);
-#if defined(QCJ_NIB_VPOPCNT)
-    if (cpu_has("avx512vpopcntdq")) {
-        tested = 0;
-        CHECK(qcj_nib_count_popcnt(toff, blk, tables, boff, planes, stride, key_bits, chunks, &tested)
-                  == want,
-              "popcnt: round %d, %d keys, %d bits", round, key_bits, bits);
-        CHECK(tested == want_tested, "popcnt: pairs tested");
-    }
-#endif
-    tested = 0;
-    CHECK(qcj_nib_count(toff, blk, tables, boff, planes, stride, key_bits, chunks, &tested) == want,
-          "chosen build: round %d", round);
     /* bottoms carrying a mark: the tops that meet it meet no bottom */
     const uint32_t mark = 1u << (round % bits);
     uint64_t marked = 0;
@@ -131,22 +144,30 @@ static void test_random_counts(int round)
             for (size_t i = toff[tg]; !(bg & tg) && i < toff[tg + 1]; i++)
                 for (size_t j = boff[bg]; j < boff[bg + 1]; j++)
                     marked += (tops[i] & (bottoms[j] | mark)) == 0;
-    qcj_nib_planes(bottoms, nb, mark, chunks, planes, stride);
-    CHECK(qcj_nib_count(toff, blk, tables, boff, planes, stride, key_bits, chunks, &tested) == marked,
-          "marked bottoms: round %d", round);
+    qcj_nib_planes(bottoms, nb, mark, k->slice_bits, chunks, planes, stride);
+    CHECK(k->count(toff, blk, tables, boff, planes, stride, key_bits, chunks, &tested) == marked,
+          "%s: marked bottoms: round %d", k->name, round);
 }
 #endif
 
 int main(void)
 {
 #if defined(QCJ_PAIRS_HAVE_AVX512)
-    if (!cpu_has("avx512bw")) {
+    if (!cpu_has_bw()) {
         printf("nibbles: no AVX-512 BW on this CPU, nothing to test\n");
         return 0;
     }
-    test_tables_by_hand();
-    for (int round = 0; round < 120; round++)
-        test_random_counts(round);
+    const qcj_nib_kind *kinds[2];
+    const int n = kinds_here(kinds);
+    printf("nibbles: kinds tested: %s%s%s\n", kinds[0]->name, n > 1 ? ", " : "",
+           n > 1 ? kinds[1]->name : "");
+    test_planes_by_hand();
+    for (int i = 0; i < n; i++) {
+        test_tables_by_hand(kinds[i]);
+        for (int round = 0; round < 120; round++)
+            test_random_counts(kinds[i], round);
+    }
+    CHECK(qcj_nib_kind_now() == kinds[n - 1], "the kind chosen is the best one here");
 #else
     printf("nibbles: not built for this target\n");
 #endif
