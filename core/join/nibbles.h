@@ -39,20 +39,16 @@
 typedef struct qcj_nib_kind {
     const char *name;
     int slice_bits, min_slices, max_slices;
-    size_t block_bytes;           /* one block's tables: max_slices of them */
-    /* The tables of the tops low32 sorted into `groups` key groups (off):
-     * group g's blocks are blk[g]..blk[g+1]-1 (blk has groups+1 entries),
-     * each block_bytes at tables + block_bytes * block. */
-    void (*tables)(const uint32_t *off, const uint32_t *low32, size_t groups, int slices,
-                   uint32_t *blk, uint8_t *tables);
     /* The sieve ([sieve], pairs_loops.h) on the tables: the disjoint pairs
      * of each top key group tg against each bottom key group inside ~tg;
-     * tops as tables (toff, blk, tables), bottoms as planes (boff, planes,
-     * stride), 2^key_bits groups each.  Adds the pairs tested (top,
-     * bottom; padding not counted) to *tested. */
-    uint64_t (*count)(const uint32_t *toff, const uint32_t *blk, const uint8_t *tables,
-                      const uint32_t *boff, const uint8_t *planes, size_t stride, int key_bits,
-                      int slices, uint64_t *tested);
+     * tops by key group (toff, tops: their ANDed parts), each block's
+     * tables built in registers as the loop reaches it (no memory),
+     * bottoms as planes (boff, planes, stride), 2^key_bits groups each.
+     * Adds the pairs tested (top, bottom; padding not counted) to
+     * *tested. */
+    uint64_t (*count)(const uint32_t *toff, const uint32_t *tops, const uint32_t *boff,
+                      const uint8_t *planes, size_t stride, int key_bits, int slices,
+                      uint64_t *tested);
 } qcj_nib_kind;
 
 extern const qcj_nib_kind qcj_nib_nibbles;
@@ -70,10 +66,6 @@ static inline int qcj_nib_slices(const qcj_nib_kind *k, int bits)
     const int slices = (bits + k->slice_bits - 1) / k->slice_bits;
     return slices < k->min_slices ? k->min_slices : slices;
 }
-
-/* Blocks of 8 tops that key groups off[0..groups] need: the sum of
- * ceil(group size / 8). */
-size_t qcj_nib_blocks(const uint32_t *off, size_t groups);
 
 /* The planes of the len bottoms low32, each ORed with or_in (odd N: the
  * middle queen's ANDed part, so that the tops it attacks meet no bottom),

@@ -20,15 +20,6 @@
 
 #define AVX512BW __attribute__((target("avx512f,avx512bw")))
 #define NIB_INLINE static inline __attribute__((always_inline)) AVX512BW
-#define NIBBLE_BLOCK_BYTES ((size_t)8 * 16)
-
-size_t qcj_nib_blocks(const uint32_t *off, size_t groups)
-{
-    size_t blocks = 0;
-    for (size_t g = 0; g < groups; g++)
-        blocks += (off[g + 1] - off[g] + 7) / 8;
-    return blocks;
-}
 
 /* [nibble by lane] the tables of nibbles lane0..lane0+3 for one block of
  * n (1..8) tops: lane q holds nibble lane0+q's table. */
@@ -55,21 +46,23 @@ NIB_INLINE __m512i block_lanes(const uint32_t *tops, size_t n, int lane0)
     return t;
 }
 
-static AVX512BW void nibble_tables(const uint32_t *off, const uint32_t *low32, size_t groups,
-                                   int chunks, uint32_t *blk, uint8_t *tables)
+/* A block's tables, nibble j's broadcast to every lane of t[j]. */
+NIB_INLINE void block_tables(__m512i *t, const uint32_t *tops, size_t n, const int chunks)
 {
-    uint32_t block = 0;
-    for (size_t g = 0; g < groups; g++) {
-        blk[g] = block;
-        for (uint32_t i = off[g]; i < off[g + 1]; i += 8, block++) {
-            const size_t n = off[g + 1] - i < 8 ? off[g + 1] - i : 8;
-            uint8_t *out = tables + NIBBLE_BLOCK_BYTES * block;
-            _mm512_storeu_si512(out, block_lanes(low32 + i, n, 0));
-            if (chunks > 4)
-                _mm512_storeu_si512(out + 64, block_lanes(low32 + i, n, 4));
-        }
-    }
-    blk[groups] = block;
+    const __m512i low = block_lanes(tops, n, 0);
+    const __m512i high = chunks > 4 ? block_lanes(tops, n, 4) : low;
+    t[0] = _mm512_shuffle_i32x4(low, low, 0x00);
+    t[1] = _mm512_shuffle_i32x4(low, low, 0x55);
+    t[2] = _mm512_shuffle_i32x4(low, low, 0xaa);
+    t[3] = _mm512_shuffle_i32x4(low, low, 0xff);
+    if (chunks > 4)
+        t[4] = _mm512_shuffle_i32x4(high, high, 0x00);
+    if (chunks > 5)
+        t[5] = _mm512_shuffle_i32x4(high, high, 0x55);
+    if (chunks > 6)
+        t[6] = _mm512_shuffle_i32x4(high, high, 0xaa);
+    if (chunks > 7)
+        t[7] = _mm512_shuffle_i32x4(high, high, 0xff);
 }
 
 AVX512BW void qcj_nib_planes(const uint32_t *low32, size_t len, uint32_t or_in, int slice_bits,
@@ -90,7 +83,6 @@ AVX512BW void qcj_nib_planes(const uint32_t *low32, size_t len, uint32_t or_in, 
 #define NIB_SLICE_BITS 4
 #define NIB_SLICES_MIN 5
 #define NIB_SLICES_MAX 8
-#define NIB_BLOCK_BYTES NIBBLE_BLOCK_BYTES
 #define NIB_COUNT_NAME nibble_count
 #include "nibbles_loop.h"
 
@@ -99,8 +91,6 @@ const qcj_nib_kind qcj_nib_nibbles = {
     .slice_bits = 4,
     .min_slices = 5,
     .max_slices = 8,
-    .block_bytes = NIBBLE_BLOCK_BYTES,
-    .tables = nibble_tables,
     .count = nibble_count,
 };
 

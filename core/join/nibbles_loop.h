@@ -5,7 +5,8 @@
  * (NIB_SLICE_BITS 4: VPSHUFB, AVX-512 F and BW) and septets.c
  * (NIB_SLICE_BITS 7: VPERMI2B, also VBMI and VPOPCNTDQ).  NIB_COUNT_NAME
  * names the function it defines (a qcj_nib_kind's count); NIB_SLICES_MIN
- * and NIB_SLICES_MAX are the kind's slice counts.
+ * and NIB_SLICES_MAX are the kind's slice counts; the includer defines
+ * block_tables(t, tops, n, slices), a block's tables into registers.
  */
 #ifndef QCJ_NIBBLES_LOOP_H
 #define QCJ_NIBBLES_LOOP_H
@@ -45,12 +46,6 @@ NIB_LOOP_INLINE __m512i lookup(const __m512i *t, int j, __m512i idx)
     return _mm512_permutex2var_epi8(t[2 * j], idx, t[2 * j + 1]);
 }
 
-/* Block tb's tables into registers. */
-NIB_LOOP_INLINE void load_tables(__m512i *t, const uint8_t *tb, const int chunks)
-{
-    for (int j = 0; j < 2 * chunks; j++)
-        t[j] = _mm512_loadu_si512(tb + 64 * j);
-}
 #else
 #define NIB_TABLE_REGS 1         /* a 16-byte table, in every 128-bit lane */
 
@@ -59,11 +54,6 @@ NIB_LOOP_INLINE __m512i lookup(const __m512i *t, int j, __m512i idx)
     return _mm512_shuffle_epi8(t[j], idx);
 }
 
-NIB_LOOP_INLINE void load_tables(__m512i *t, const uint8_t *tb, const int chunks)
-{
-    for (int j = 0; j < chunks; j++)
-        t[j] = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(tb + 16 * j)));
-}
 #endif
 
 /* Which of the 8 tops (tables t) clash with each of the 64 bottoms of the
@@ -88,10 +78,9 @@ NIB_LOOP_INLINE void block_range(const __m512i *t, const uint8_t *planes, size_t
         add_free(clash_at(t, p, stride, chunks), ((__mmask64)1 << nb) - 1u, sums);
 }
 
-NIB_LOOP_INLINE uint64_t count_chunks(const uint32_t *toff, const uint32_t *blk, const uint8_t *tables,
-                                 const uint32_t *boff, const uint8_t *planes, size_t stride,
-                                 int key_bits, const int chunks, size_t block_bytes,
-                                 uint64_t *tested)
+NIB_LOOP_INLINE uint64_t count_chunks(const uint32_t *toff, const uint32_t *tops,
+                                      const uint32_t *boff, const uint8_t *planes, size_t stride,
+                                      int key_bits, const int chunks, uint64_t *tested)
 {
     const uint32_t kmask = (1u << key_bits) - 1u;
     __m512i sums = _mm512_setzero_si512();
@@ -111,9 +100,9 @@ NIB_LOOP_INLINE uint64_t count_chunks(const uint32_t *toff, const uint32_t *blk,
             if (hg == 0)
                 break;
         }
-        for (uint32_t b = blk[tg]; b < blk[tg + 1]; b++) {
+        for (uint32_t i = toff[tg]; i < toff[tg + 1]; i += 8) {   /* a block of 8 tops */
             __m512i t[NIB_TABLE_REGS * NIB_SLICES_MAX];
-            load_tables(t, tables + block_bytes * b, chunks);
+            block_tables(t, tops + i, toff[tg + 1] - i < 8 ? toff[tg + 1] - i : 8, chunks);
             for (uint32_t hg = high;; hg = (hg - 1) & high) {
                 const size_t b0 = boff[hg << run], nb = boff[(hg + 1) << run] - b0;
                 if (nb)
@@ -129,16 +118,15 @@ NIB_LOOP_INLINE uint64_t count_chunks(const uint32_t *toff, const uint32_t *blk,
 
 /* One copy of the loop per slice count (NIB_SLICES_MIN..MAX), so that its
  * loops over the slices unroll. */
-static uint64_t NIB_COUNT_NAME(const uint32_t *toff, const uint32_t *blk, const uint8_t *tables,
-                        const uint32_t *boff, const uint8_t *planes, size_t stride, int key_bits,
-                        int chunks, uint64_t *tested)
+static uint64_t NIB_COUNT_NAME(const uint32_t *toff, const uint32_t *tops, const uint32_t *boff,
+                               const uint8_t *planes, size_t stride, int key_bits, int chunks,
+                               uint64_t *tested)
 {
-    const size_t bb = NIB_BLOCK_BYTES;
 #define NIB_CASE(c)                                                                           \
     case c:                                                                                   \
-        return count_chunks(toff, blk, tables, boff, planes, stride, key_bits,                \
+        return count_chunks(toff, tops, boff, planes, stride, key_bits,                      \
                             c < NIB_SLICES_MIN ? NIB_SLICES_MIN                               \
-                            : c > NIB_SLICES_MAX ? NIB_SLICES_MAX : c, bb, tested)
+                            : c > NIB_SLICES_MAX ? NIB_SLICES_MAX : c, tested)
     switch (chunks) {
         NIB_CASE(3);
         NIB_CASE(4);
@@ -146,8 +134,7 @@ static uint64_t NIB_COUNT_NAME(const uint32_t *toff, const uint32_t *blk, const 
         NIB_CASE(6);
         NIB_CASE(7);
     default:
-        return count_chunks(toff, blk, tables, boff, planes, stride, key_bits, NIB_SLICES_MAX, bb,
-                            tested);
+        return count_chunks(toff, tops, boff, planes, stride, key_bits, NIB_SLICES_MAX, tested);
     }
 #undef NIB_CASE
 }

@@ -17,8 +17,7 @@ typedef struct qcj_scratch {
     qcj_vec low[2];           /* ... grouped: their ANDed parts            */
     qcj_vec off[2];           /* ... and the group offsets                 */
     qcj_vec spared, spared_off;   /* odd N, AND loop: the tops sparing the middle queen */
-    qcj_vec nib_blk, nib_tables;  /* the tops as nibble tables (nibbles.h) */
-    qcj_vec nib_planes;           /* the bottoms as nibble planes          */
+    qcj_vec nib_planes;           /* the bottoms as table planes (nibbles.h) */
 } qcj_scratch;
 
 /* A pool of scratch sets, safe to use from many threads at once.  A plan

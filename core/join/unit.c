@@ -160,22 +160,7 @@ static int nibble_chunks(const qcj_geometry *g, const qcj_nib_kind *k)
     return g->wide ? 0 : qcj_nib_slices(k, slots - g->key_bits);
 }
 
-/* The tops of one column set as nibble tables (scratch nib_blk,
- * nib_tables). */
-static int tops_to_tables(unit_walk *w, const groups *tops)
-{
-    const size_t count = (size_t)1 << w->p->geo.key_bits;
-    qcj_scratch *sc = w->sc;
-    const size_t blocks = qcj_nib_blocks(tops->off, count);
-    uint32_t *blk = qcj_vec_reserve(&sc->nib_blk, (count + 1) * sizeof *blk);
-    uint8_t *tables = qcj_vec_reserve(&sc->nib_tables, (blocks ? blocks : 1) * w->kind->block_bytes);
-    if (!blk || !tables)
-        return QC_ENOMEM;
-    w->kind->tables(tops->off, tops->low32, count, w->nibbles, blk, tables);
-    return QC_OK;
-}
-
-/* Pairs of the tops (as tables) and the nb grouped bottoms. */
+/* Pairs of the tops and the nb grouped bottoms, by the tables of w's kind. */
 static int pairs_by_nibbles(unit_walk *w, const groups *tops, const groups *bottoms, size_t nb,
                             uint64_t *pairs)
 {
@@ -185,14 +170,14 @@ static int pairs_by_nibbles(unit_walk *w, const groups *tops, const groups *bott
     if (!planes)
         return QC_ENOMEM;
     qcj_nib_planes(bottoms->low32, nb, 0, w->kind->slice_bits, w->nibbles, planes, stride);
-    *pairs = w->kind->count(tops->off, sc->nib_blk.p, sc->nib_tables.p, bottoms->off, planes, stride,
-                            w->p->geo.key_bits, w->nibbles, &w->tested);
+    *pairs = w->kind->count(tops->off, tops->low32, bottoms->off, planes, stride, w->p->geo.key_bits,
+                            w->nibbles, &w->tested);
     return QC_OK;
 }
 #endif
 
-/* The tops on top column set s, grouped into *tops (and on the avx512
- * level as nibble tables); *none when there are none. */
+/* The tops on top column set s, grouped into *tops; *none when there are
+ * none. */
 static int make_tops(unit_walk *w, uint32_t s, groups *tops, int *none)
 {
     const qcj_geometry *g = &w->p->geo;
@@ -203,12 +188,7 @@ static int make_tops(unit_walk *w, uint32_t s, groups *tops, int *none)
     *none = rc == QC_OK && nt == 0;
     if (rc != QC_OK || nt == 0)
         return rc;
-    rc = group_halves(g, sc->raw[0].p, nt, &sc->off[0], &sc->low[0], tops);
-#if NIBBLES
-    if (rc == QC_OK && w->nibbles)
-        rc = tops_to_tables(w, tops);
-#endif
-    return rc;
+    return group_halves(g, sc->raw[0].p, nt, &sc->off[0], &sc->low[0], tops);
 }
 
 /* The pairs of the tops and the nb bottoms in the scratch's raw[1]; on

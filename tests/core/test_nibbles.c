@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_nibbles.c — the join engine's table stage (join/nibbles.h) against
- * a plain scalar loop: tables and planes by hand on small cases, and the
+ * a plain scalar loop: counts and planes by hand on small cases, and the
  * count over key groups on random lists of every width the stage takes
  * (17 to 32 bits), ragged and empty groups, runs of free keys, marked
  * bottoms, for each kind of tables this CPU runs (nibbles; septets where
@@ -46,24 +46,31 @@ static uint64_t next_random(void)
     return state;
 }
 
-/* Hand-checked, kind k: one block of 3 tops, slice 0.  Top 0 = 0x1, top
- * 1 = 0x6, top 2 = 0x0: byte v of table 0 has bit 0 when v has bit 0, bit
- * 1 when v has bit 1 or 2, never bit 2; tops 3..7 are missing: bits 3..7
- * always; slice 1's table holds only the missing tops. */
-static void test_tables_by_hand(const qcj_nib_kind *k)
+/* Hand-checked, kind k: tops 0x1, 0x6, 0x0 (one block of 3, 5 missing)
+ * against bottoms 0x1, 0x2, 0x8, 0x0 and 0x40000000 (slices past the
+ * first): 0x1 fits 4 of them, 0x6 fits 4, 0x0 fits all 5: 13.  Then 11
+ * tops (a block of 8 and one of 3), each 1 << i: top i fits every bottom
+ * but those with bit i (tops 0, 1 and 3 miss one each): 52. */
+static void test_counts_by_hand(const qcj_nib_kind *k)
 {
-    const uint32_t off[2] = {0, 3}, tops[3] = {0x1, 0x6, 0x0};
-    uint32_t blk[2];
-    static uint8_t tables[1024];
-    CHECK(k->block_bytes <= sizeof tables, "%s: block of %zu bytes", k->name, k->block_bytes);
-    k->tables(off, tops, 1, k->min_slices, blk, tables);
-    CHECK(blk[0] == 0 && blk[1] == 1, "%s: one block for 3 tops", k->name);
-    const unsigned entries = 1u << k->slice_bits;
-    for (unsigned v = 0; v < entries; v++) {
-        unsigned want = 0xf8u | (v & 1u) | ((v & 6u) ? 2u : 0u);
-        CHECK(tables[v] == want, "%s: table 0 byte %u: %02x, want %02x", k->name, v, tables[v], want);
-        CHECK(tables[entries + v] == 0xf8u, "%s: table 1 byte %u: only the missing tops", k->name, v);
-    }
+    const uint32_t toff[2] = {0, 3}, tops[3] = {0x1, 0x6, 0x0};
+    const uint32_t boff[2] = {0, 5}, bottoms[5] = {0x1, 0x2, 0x8, 0x0, 0x40000000};
+    static uint8_t planes[8 * 96];
+    const size_t stride = qcj_nib_stride(5);
+    const int slices = qcj_nib_slices(k, 32);
+    CHECK(stride * (size_t)slices <= sizeof planes, "stride");
+    qcj_nib_planes(bottoms, 5, 0, k->slice_bits, slices, planes, stride);
+    uint64_t tested = 0;
+    uint64_t got = k->count(toff, tops, boff, planes, stride, 0, slices, &tested);
+    CHECK(got == 13, "%s: 3 tops by hand: %llu pairs, want 13", k->name, (unsigned long long)got);
+    CHECK(tested == 15, "%s: 3 x 5 pairs tested", k->name);
+    uint32_t eleven[11];
+    for (int i = 0; i < 11; i++)
+        eleven[i] = 1u << i;
+    const uint32_t toff11[2] = {0, 11};
+    got = k->count(toff11, eleven, boff, planes, stride, 0, slices, &tested);
+    CHECK(got == 11 * 5 - 3, "%s: 11 tops by hand: %llu pairs, want 52", k->name,
+          (unsigned long long)got);
 }
 
 /* Planes by hand: bottom 0x87654321 ORed with 0x400, in nibbles 1,2,7,4,
@@ -93,8 +100,7 @@ enum { MAX = 3000 };
 static void test_random_counts(const qcj_nib_kind *k, int round)
 {
     static uint32_t tops[MAX], bottoms[MAX];
-    static uint32_t toff[65], boff[65], blk[65];
-    static uint8_t tables[(MAX / 8 + 64) * 640];
+    static uint32_t toff[65], boff[65];
     static uint8_t planes[8 * (MAX + 16 + QCJ_NIB_PAD)];
     const int key_bits = round % 7;                  /* 0..6 */
     const int bits = 17 + round % 16;                /* 17..32: 5..8 nibbles */
@@ -125,14 +131,10 @@ static void test_random_counts(const qcj_nib_kind *k, int round)
                 for (size_t j = boff[bg]; j < boff[bg + 1]; j++)
                     want += (tops[i] & bottoms[j]) == 0;
         }
-    CHECK(qcj_nib_blocks(toff, groups) <= MAX / 8 + 64, "blocks");
-    CHECK((qcj_nib_blocks(toff, groups)) * k->block_bytes <= sizeof tables, "tables");
-    k->tables(toff, tops, groups, chunks, blk, tables);
-    CHECK(blk[groups] == qcj_nib_blocks(toff, groups), "blocks counted and built differ");
     const size_t stride = qcj_nib_stride(nb);
     qcj_nib_planes(bottoms, nb, 0, k->slice_bits, chunks, planes, stride);
     uint64_t tested = 0;
-    CHECK(k->count(toff, blk, tables, boff, planes, stride, key_bits, chunks, &tested) == want,
+    CHECK(k->count(toff, tops, boff, planes, stride, key_bits, chunks, &tested) == want,
           "%s: round %d, %d keys, %d bits", k->name, round, key_bits, bits);
     CHECK(tested == want_tested, "%s: pairs tested %llu, want %llu", k->name,
           (unsigned long long)tested, (unsigned long long)want_tested);
@@ -145,7 +147,7 @@ static void test_random_counts(const qcj_nib_kind *k, int round)
                 for (size_t j = boff[bg]; j < boff[bg + 1]; j++)
                     marked += (tops[i] & (bottoms[j] | mark)) == 0;
     qcj_nib_planes(bottoms, nb, mark, k->slice_bits, chunks, planes, stride);
-    CHECK(k->count(toff, blk, tables, boff, planes, stride, key_bits, chunks, &tested) == marked,
+    CHECK(k->count(toff, tops, boff, planes, stride, key_bits, chunks, &tested) == marked,
           "%s: marked bottoms: round %d", k->name, round);
 }
 #endif
@@ -163,7 +165,7 @@ int main(void)
            n > 1 ? kinds[1]->name : "");
     test_planes_by_hand();
     for (int i = 0; i < n; i++) {
-        test_tables_by_hand(kinds[i]);
+        test_counts_by_hand(kinds[i]);
         for (int round = 0; round < 120; round++)
             test_random_counts(kinds[i], round);
     }
