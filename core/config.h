@@ -59,11 +59,13 @@
  * one column set's halves at a time; so m bounds a unit's memory (the
  * larger m, the fewer columns each band may use) and sets how many units
  * there are to spread over threads and ranks.  m = N-10 up to N=18, then
- * N-8 (N=19: 782 units, N=20: 1049, N=24: 16159).  Measured peaks (one
+ * N-8 (N=19: 782 patterns, N=20: 1049, N=24: 16159).  Measured peaks (one
  * thread, whole process, its first and largest units): N=16 9 MiB, N=18
- * 23 MiB, N=20 16 MiB, N=22 62 MiB, N=23 77 MiB, N=24 150 MiB, N=26 about
- * 930 MiB.  At most 20 (the plan lists the 2^m patterns once).  Shapes the
- * units: part of the plan's fingerprint. */
+ * 23 MiB, N=20 16 MiB, N=22 62 MiB, N=23 77 MiB, N=24 150 MiB, N=26 965
+ * MiB; on samples of every K-th unit (bench/sample.c, whose halves of one
+ * column set can be larger): N=22 298 MiB, N=23 334 MiB, N=24 556 MiB.  At most 20 (the
+ * plan lists the 2^m patterns once).  Shapes the units: part of the plan's
+ * fingerprint. */
 static inline int qcj_unit_cols(int n)
 {
     int m = n <= 18 ? n - 10 : n - 8;
