@@ -48,10 +48,11 @@ struct qcj_shared {
     uint64_t clock;
 };
 
+/* [yielding lock] as the scratch pool's (scratch.c). */
 static void lock(qcj_shared *sh)
 {
     while (atomic_flag_test_and_set_explicit(&sh->lock, memory_order_acquire))
-        ;
+        sched_yield();
 }
 
 static void unlock(qcj_shared *sh)
