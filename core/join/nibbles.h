@@ -17,7 +17,7 @@
  * every byte in every table, so they count nothing.
  *
  * Built at the avx512 level alone (QCJ_PAIRS_HAVE_AVX512, pairs.h), for
- * AVX-512 F and BW (septets: also VBMI and VPOPCNTDQ): use a kind only on
+ * AVX-512 F and BW (septets: also VBMI, VPOPCNTDQ and GFNI): use a kind only on
  * a CPU that has what it needs (qcj_nib_kind_now).
  */
 #ifndef QCJ_NIBBLES_H
@@ -32,8 +32,9 @@
  *   nibbles  4-bit slices, 16-byte tables, VPSHUFB (AVX-512 BW): 5..8
  *            slices of a 32-bit ANDed part;
  *   septets  7-bit slices, 128-byte tables, VPERMI2B (AVX-512 VBMI; built
- *            with VPOPCNTDQ too, where the compiler knows both): 3..5
- *            slices, so half the lookups of nibbles.
+ *            with VPOPCNTDQ and GFNI too, where the compiler knows all
+ *            three: QCJ_NIB_SEPTETS): 3..5 slices, so half the lookups of
+ *            nibbles.
  * A kind's loop is built for slices min..max: below min, the slices past
  * the bits are zeros and count nothing. */
 typedef struct qcj_nib_kind {
@@ -56,8 +57,8 @@ extern const qcj_nib_kind qcj_nib_nibbles;
 extern const qcj_nib_kind qcj_nib_septets;
 #endif
 
-/* The best kind this CPU runs: septets where built and the CPU has VBMI and
- * VPOPCNTDQ, else nibbles. */
+/* The best kind this CPU runs: septets where built and the CPU has VBMI,
+ * VPOPCNTDQ and GFNI, else nibbles. */
 const qcj_nib_kind *qcj_nib_kind_now(void);
 
 /* The slices of `bits` ANDed bits (1..32) for kind k. */

@@ -3,7 +3,7 @@
  * nibbles_loop.h — the table count loop (nibbles.h), included by the file
  * of each slice kind, built for that kind's instructions: nibbles_avx512.c
  * (NIB_SLICE_BITS 4: VPSHUFB, AVX-512 F and BW) and septets.c
- * (NIB_SLICE_BITS 7: VPERMI2B, also VBMI and VPOPCNTDQ).  NIB_COUNT_NAME
+ * (NIB_SLICE_BITS 7: VPERMI2B, also VBMI, VPOPCNTDQ and GFNI).  NIB_COUNT_NAME
  * names the function it defines (a qcj_nib_kind's count); NIB_SLICES_MIN
  * and NIB_SLICES_MAX are the kind's slice counts; the includer defines
  * block_tables(t, tops, n, slices), a block's tables into registers.
