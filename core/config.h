@@ -60,9 +60,9 @@
  * larger m, the fewer columns each band may use) and sets how many units
  * there are to spread over threads and ranks.  m = N-10 up to N=18, then
  * N-8 (N=19: 782 patterns, N=20: 1049, N=24: 16159).  Measured peaks (one
- * thread, whole process, its first and largest units): N=16 9 MiB, N=18
- * 23 MiB, N=20 16 MiB, N=22 62 MiB, N=23 77 MiB, N=24 150 MiB, N=26 965
- * MiB; on samples of every K-th unit (bench/sample.c, whose halves of one
+ * thread, whole process, its first and largest units; all but N=26
+ * measured before the byte tables): N=16 9 MiB, N=18 23 MiB, N=20 16 MiB,
+ * N=22 62 MiB, N=23 77 MiB, N=24 150 MiB, N=26 965 MiB; on samples of every K-th unit (bench/sample.c, whose halves of one
  * column set can be larger): N=22 298 MiB, N=23 334 MiB, N=24 556 MiB.  At most 20 (the
  * plan lists the 2^m patterns once).  Shapes the units: part of the plan's
  * fingerprint. */
@@ -82,7 +82,10 @@ static inline int qcj_unit_cols(int n)
  * N=17; the AND loop of the other levels is best at 4 there), N=18 6
  * (1.20 s against 1.28 at 7 and 1.36 at 5), N=19 8-9, N=20 10 (2.25
  * ns/solution against 2.42 at 9 and 2.66 at 11), N=21 11 (10: +2%),
- * N=22 13 (11-12: +7%, 14: +10%): N-10 from N=20; never fewer than leave
+ * N=22 13 (11-12: +7%, 14: +10%).  With the septet tables: N=17 4, 5
+ * and 6 alike (302 ms), N=18 5, 6 and 7 alike (1.09-1.10 s; 4: 1.15),
+ * N=19 9 (8: +2%, 10: +8%), N=20 10 (1.83 ns; 9: +6%, 11: +19%), N=22
+ * 12 and 13 alike (14: +9%): N-10 from N=20; never fewer than leave
  * the ANDed rest 32 bits wide (odd N >= 21 needs 2N-32), and at most 16.
  * Part of the plan's fingerprint. */
 static inline int qcj_key_bits(int n)

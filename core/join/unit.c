@@ -14,12 +14,12 @@
  *   3. for each top group g and each bottom group that is a subset of ~g
  *      (no shared key diagonal: the sieve), count the pairs whose other
  *      border diagonals are disjoint too: the hot loop, on the avx512
- *      level by nibble tables (nibbles.h) where the rest fits 32 bits,
+ *      level by byte tables (nibbles.h) where the rest fits 32 bits,
  *      else by one AND per pair (pairs.h).
  * Only one column set's halves are in memory at a time, so a unit's memory
  * is its band lists (a few MiB) whatever N.
  * Odd N: both halves have h rows and the middle row h is left over.  The
- * bottoms of ~S\{c} spare the middle queen in c; the nibble tables join
+ * bottoms of ~S\{c} spare the middle queen in c; the byte tables join
  * those of every c at once, each carrying its middle queen ([middle
  * carried]), the AND loop one c at a time with the tops that spare it
  * ([middle spared]).  Even N takes the same path with no middle queen.
@@ -35,7 +35,7 @@
 
 #if defined(__AVX512BW__) && defined(QCJ_PAIRS_HAVE_AVX512)
 #include "nibbles.h"
-#define NIBBLES 1       /* narrow signatures take the nibble tables */
+#define NIBBLES 1       /* narrow signatures take the byte tables */
 #else
 #define NIBBLES 0
 #endif
@@ -143,7 +143,7 @@ typedef struct unit_walk {
     qcj_scratch *sc;
     const qcj_side *sides; /* band lists: [0] the top's, [1] the bottom's */
     uint32_t q, rest;     /* the top's and the bottom's columns inside M */
-    int nibbles;          /* 0, or the table slices of the ANDed part (nibbles.h) */
+    int table_slices;     /* 0, or the byte tables' slices of the ANDed part (nibbles.h) */
 #if NIBBLES
     const qcj_nib_kind *kind;   /* their kind */
 #endif
@@ -154,24 +154,24 @@ typedef struct unit_walk {
 #if NIBBLES
 /* The slices of g's ANDed part when the tables of kind k take it
  * (narrow), else 0. */
-static int nibble_chunks(const qcj_geometry *g, const qcj_nib_kind *k)
+static int byte_table_slices(const qcj_geometry *g, const qcj_nib_kind *k)
 {
     const int slots = 2 * (g->n - 1 + g->n % 2);
     return g->wide ? 0 : qcj_nib_slices(k, slots - g->key_bits);
 }
 
 /* Pairs of the tops and the nb grouped bottoms, by the tables of w's kind. */
-static int pairs_by_nibbles(unit_walk *w, const groups *tops, const groups *bottoms, size_t nb,
+static int pairs_by_tables(unit_walk *w, const groups *tops, const groups *bottoms, size_t nb,
                             uint64_t *pairs)
 {
     qcj_scratch *sc = w->sc;
     const size_t stride = qcj_nib_stride(nb);
-    uint8_t *planes = qcj_vec_reserve(&sc->nib_planes, stride * (size_t)w->nibbles);
+    uint8_t *planes = qcj_vec_reserve(&sc->nib_planes, stride * (size_t)w->table_slices);
     if (!planes)
         return QC_ENOMEM;
-    qcj_nib_planes(bottoms->low32, nb, 0, w->kind->slice_bits, w->nibbles, planes, stride);
+    qcj_nib_planes(bottoms->low32, nb, 0, w->kind->slice_bits, w->table_slices, planes, stride);
     *pairs = w->kind->count(tops->off, tops->low32, bottoms->off, planes, stride, w->p->geo.key_bits,
-                            w->nibbles, &w->tested);
+                            w->table_slices, &w->tested);
     return QC_OK;
 }
 #endif
@@ -203,8 +203,8 @@ static int join_bottoms(unit_walk *w, const groups *tops, size_t nb, uint64_t mi
     if (group_halves(g, sc->raw[1].p, nb, &sc->off[1], &sc->low[1], &bottoms) != QC_OK)
         return QC_ENOMEM;
 #if NIBBLES
-    if (w->nibbles)
-        return pairs_by_nibbles(w, tops, &bottoms, nb, pairs);
+    if (w->table_slices)
+        return pairs_by_tables(w, tops, &bottoms, nb, pairs);
 #endif
     const size_t keys = (size_t)1 << g->key_bits;
     if (mid) {
@@ -224,7 +224,7 @@ static int join_bottoms(unit_walk *w, const groups *tops, size_t nb, uint64_t mi
 }
 
 /* The passes of one top column set: the middle columns joined at once and
- * their weight.  [middle carried] On odd N the nibble tables take the
+ * their weight.  [middle carried] On odd N the byte tables take the
  * bottoms of every free column c of the middle queen, built sparing it and
  * carrying its signature (so that a top it attacks meets none of them),
  * all those of one weight in one pass; the AND loop takes one c a pass
@@ -245,7 +245,7 @@ static int set_passes(const unit_walk *w, uint32_t s, uint32_t cols[32], int wei
         int at = 0;
         if (wc == 0)
             continue;
-        if (w->nibbles)                       /* the pass of its weight */
+        if (w->table_slices)                 /* the pass of its weight */
             while (at < passes && weight[at] != wc)
                 at++;
         else
@@ -286,12 +286,12 @@ static int count_set(unit_walk *w, uint32_t s)
             mid = c >= 0 ? g->cell_sig[g->h][c] : 0;
             const uint32_t bset = c >= 0 ? free_cols & ~(1u << c) : free_cols;
             rc = qcj_halves_of(&p->rank, &p->splits[1], &w->sides[1], qcj_squeeze(g, w->rest, bset),
-                               mid, w->nibbles ? mid : 0, &sc->raw[1], &nb, &w->tested);
+                               mid, w->table_slices ? mid : 0, &sc->raw[1], &nb, &w->tested);
             mids &= mids - 1;
         } while (rc == QC_OK && mids);
         uint64_t pairs = 0;
         if (rc == QC_OK && nb)
-            rc = join_bottoms(w, &tops, nb, w->nibbles ? 0 : mid, &pairs);
+            rc = join_bottoms(w, &tops, nb, w->table_slices ? 0 : mid, &pairs);
         if (rc != QC_OK)
             return rc;
         w->total += (qc_u128)pairs * (unsigned)weight[pass];
@@ -359,7 +359,7 @@ int QC_LEVEL(qcj_count_unit)(const qcj_plan *p, size_t unit, qcj_scratch *sc, qc
     unit_walk w = {.p = p, .sc = sc, .sides = sc->side, .q = p->pattern[ref.pattern]};
 #if NIBBLES
     w.kind = qcj_nib_kind_now();
-    w.nibbles = nibble_chunks(g, w.kind);
+    w.table_slices = byte_table_slices(g, w.kind);
 #endif
     w.rest = p->block & ~w.q;
     uint64_t placed = 0;

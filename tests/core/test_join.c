@@ -21,6 +21,7 @@
 #include "kernel/kernel.h"
 #include "plan.h"
 #include "check.h"
+#include "random.h"
 #include "known.h"
 
 /* Whether this CPU runs the AVX-512 backend (it is built on every x86-64,
@@ -36,14 +37,6 @@ static inline int have_avx512(void)
 }
 
 
-static uint64_t rng = 0x2545f4914f6cdd1dULL;
-static uint64_t next_random(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
 
 /* Queens of different parts (top rows < h, odd N's middle row h, bottom
  * rows >= b0) share a signature bit exactly when they share a diagonal. */

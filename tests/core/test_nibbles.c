@@ -15,6 +15,7 @@
 #include "join/nibbles.h"
 #include "join/pairs.h"
 #include "check.h"
+#include "random.h"
 
 #if defined(QCJ_PAIRS_HAVE_AVX512)
 static int cpu_has_bw(void)
@@ -36,15 +37,6 @@ static int kinds_here(const qcj_nib_kind **kinds)
     return n;
 }
 
-static uint64_t state = 0x9e3779b97f4a7c15ull;
-
-static uint64_t next_random(void)
-{
-    state ^= state << 13;
-    state ^= state >> 7;
-    state ^= state << 17;
-    return state;
-}
 
 /* Hand-checked, kind k: tops 0x1, 0x6, 0x0 (one block of 3, 5 missing)
  * against bottoms 0x1, 0x2, 0x8, 0x0 and 0x40000000 (slices past the
