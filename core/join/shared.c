@@ -41,7 +41,9 @@ typedef struct entry {
 struct qcj_shared {
     atomic_flag lock;
     size_t patterns;
-    size_t *left;         /* per pattern: slices not yet finished      */
+    uint32_t *units;      /* per pattern: its units (slices and parts) */
+    uint32_t *left;       /* ... of these, not yet finished in this pass */
+    uint64_t listings;    /* band parts listed since the store was made */
     entry *live;          /* entries holding a pattern's lists         */
     entry *spare;         /* recycled entries, buffers kept            */
     int spares;
@@ -67,13 +69,16 @@ qcj_shared *qcj_shared_new(size_t patterns, const uint32_t *slices, int parts)
         return NULL;
     atomic_flag_clear(&sh->lock);
     sh->patterns = patterns;
+    sh->units = malloc((patterns ? patterns : 1) * sizeof *sh->units);
     sh->left = malloc((patterns ? patterns : 1) * sizeof *sh->left);
-    if (!sh->left) {
+    if (!sh->units || !sh->left) {
+        free(sh->units);
+        free(sh->left);
         free(sh);
         return NULL;
     }
     for (size_t i = 0; i < patterns; i++)
-        sh->left[i] = slices[i] + (uint32_t)parts;
+        sh->units[i] = sh->left[i] = slices[i] + (uint32_t)parts;
     return sh;
 }
 
@@ -99,6 +104,7 @@ void qcj_shared_free(qcj_shared *sh)
         return;
     list_free(sh->live);
     list_free(sh->spare);
+    free(sh->units);
     free(sh->left);
     free(sh);
 }
@@ -210,6 +216,7 @@ static int settle(qcj_shared *sh, entry *e, unsigned parts, const qcj_geometry *
             int rc = qcj_side_build_band_now(g, r, part >> 1, part & 1, side->pattern, side, tmp,
                                              stop, &placed);
             lock(sh);
+            sh->listings += rc == QC_OK;
             e->placed[part] = placed;
             e->state[part] = rc == QC_OK ? READY : MISSING;   /* MISSING: another lists it */
             unlock(sh);
@@ -273,6 +280,18 @@ void qcj_shared_release(qcj_shared *sh, size_t index, int finished)
     if (e->users == 0 && sh->left[index] == 0) {
         unlink_live(sh, e);
         recycle(sh, e);
+        /* [next pass] every unit of the pattern finished: a plan counted
+         * again (a second qc_run, a benchmark's repetitions) starts the
+         * pattern afresh, and lists its bands once more, not once a slice */
+        sh->left[index] = sh->units[index];
     }
     unlock(sh);
+}
+
+uint64_t qcj_shared_listings(qcj_shared *sh)
+{
+    lock(sh);
+    const uint64_t listed = sh->listings;
+    unlock(sh);
+    return listed;
 }

@@ -48,9 +48,15 @@ int qcj_shared_acquire(qcj_shared *sh, const qcj_geometry *g, const qcj_rank *r,
                        uint32_t q, uint32_t rest, qcj_vec tmp[3], const int *stop,
                        const qcj_shared_sides **out);
 /* Hands back what acquire gave; `finished` when the unit counted all its
- * sets (once each pattern's units have all finished, its lists are
- * recycled; lists of units still to come are kept, a few at most). */
+ * sets.  Once each of a pattern's units has finished, its lists are
+ * recycled and the pattern starts afresh ([next pass], shared.c): a plan
+ * counted twice lists every pattern's bands as often the second time as
+ * the first.  Lists of units still to come are kept, a few at most. */
 void qcj_shared_release(qcj_shared *sh, size_t index, int finished);
+
+/* The band parts listed so far (each of the QCJ_SHARED_PARTS parts of a
+ * pattern's lists counts one), for the tests: the work of a pass. */
+uint64_t qcj_shared_listings(qcj_shared *sh);
 
 /* [split build] The unit listing part `part` of pattern `index`'s band
  * lists (unless another unit has listed it, or is listing it: then this

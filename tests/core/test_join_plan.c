@@ -283,6 +283,68 @@ static void test_split_build(void)
     }
 }
 
+/* One pass over every unit of plan p on this thread: the total, the work
+ * reported and the band parts the shared lists listed meanwhile. */
+static void one_pass(qc_plan *p, qc_u128 *total, uint64_t *work, uint64_t *listed)
+{
+    const qcj_plan *jp = p->engine_data;
+    const uint64_t before = qcj_shared_listings(jp->shared);
+    *total = 0;
+    *work = 0;
+    for (size_t u = 0; u < qc_plan_unit_count(p); u++) {
+        qc_tally t;
+        CHECK(qc_plan_count_unit(p, u, &t) == QC_OK, "unit %zu", u);
+        *total += t.solutions;
+        *work += t.placements;
+    }
+    *listed = qcj_shared_listings(jp->shared) - before;
+}
+
+/* [next pass] A plan counted again does the same work: as many band
+ * listings each pass (N=16 lists its cut patterns' lists in parts, N=19
+ * by a pattern's first slice), the same total and the same work reported,
+ * unit by unit and through qc_run on two threads.  A pass cut short (a
+ * stopped run) leaves the next one's listings at most one pattern's more. */
+static void test_plan_reuse(const known_count *known)
+{
+    const int sizes[] = {16, 17};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        const int n = sizes[i];
+        qc_plan *p;
+        if (qc_plan_create(&p, n, QC_ENGINE_JOIN) != QC_OK) {
+            CHECK(0, "n=%d: plan not built", n);
+            continue;
+        }
+        const qcj_plan *jp = p->engine_data;
+        size_t cut = 0;
+        for (size_t k = 0; k < jp->patterns; k++)
+            cut += jp->slices[k] > 1;
+        qc_u128 total[3];
+        uint64_t work[3], listed[3];
+        for (int pass = 0; pass < 3; pass++)
+            one_pass(p, &total[pass], &work[pass], &listed[pass]);
+        CHECK(cut > 0 && listed[0] > 0, "n=%d: %zu patterns cut, %llu listings", n, cut,
+              (unsigned long long)listed[0]);
+        for (int pass = 1; pass < 3; pass++)
+            CHECK(total[pass] == known[n].total && work[pass] == work[0] && listed[pass] == listed[0],
+                  "n=%d pass %d: %llu listings against %llu, work %llu against %llu", n, pass + 1,
+                  (unsigned long long)listed[pass], (unsigned long long)listed[0],
+                  (unsigned long long)work[pass], (unsigned long long)work[0]);
+        /* through qc_run, twice in turn */
+        for (int run = 0; run < 2; run++) {
+            const uint64_t before = qcj_shared_listings(jp->shared);
+            qc_run_options opts = {.threads = 2};
+            qc_result r;
+            CHECK(qc_run(p, &opts, &r) == QC_OK && r.total == known[n].total, "n=%d qc_run %d", n, run);
+            CHECK(qcj_shared_listings(jp->shared) - before == listed[0] && r.placements == work[0],
+                  "n=%d qc_run %d: %llu listings, want %llu", n, run,
+                  (unsigned long long)(qcj_shared_listings(jp->shared) - before),
+                  (unsigned long long)listed[0]);
+        }
+        qc_plan_free(p);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -296,5 +358,6 @@ int main(int argc, char **argv)
     test_parameters(known);
     test_slices(known);
     test_split_build();
+    test_plan_reuse(known);
     return check_report("join plan");
 }
