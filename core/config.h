@@ -134,11 +134,4 @@ static inline int qcj_key_bits(int n)
  * (page faults, zeroing) cost a quarter of the run at N=16. */
 #define QCJ_POOL_SLOTS 256
 
-/* [bounded lanes] The pairs the AVX-512 kernel's 32-bit lane counters may
- * see between two sums (join/pairs_avx512.c): as many as a lane can hold.
- * Summing sooner only costs reductions (small groups of tens of halves
- * would pay one per group pair).  A constant: as a run-time parameter the
- * loop measured 3-5% slower on such groups. */
-#define QCJ_LANE_LIMIT 0xffffffffu
-
 #endif

@@ -10,10 +10,8 @@
 #include <string.h>
 
 #include "config.h"
-#include "kernel/kernel.h"
 #include "plan.h"
-
-_Thread_local const int *qck_stop_flag;   /* [stop check], kernel.h */
+#include "stop.h"
 
 static const qc_engine_ops *const engine_table[QC_ENGINE_COUNT_] = {
     [QC_ENGINE_HALVING] = &qc_halving_ops,
@@ -143,10 +141,10 @@ int qc_plan_count_unit_until(const qc_plan *plan, size_t unit, const int *stop, 
         out->placements = 0;
         return QC_ESTOP;
     }
-    const int *outer = qck_stop_flag;
-    qck_stop_flag = stop;   /* [stop check]: the engines read it inside a unit */
+    const int *outer = qc_stop_flag;
+    qc_stop_flag = stop;   /* [stop check]: the engines read it inside a unit */
     int rc = qc_plan_count_unit(plan, unit, out);   /* zeroes *out on an error */
-    qck_stop_flag = outer;
+    qc_stop_flag = outer;
     if (rc == QC_OK && stop && __atomic_load_n(stop, __ATOMIC_RELAXED)) {
         out->solutions = 0;  /* raised as the unit ended: it may have been cut */
         out->placements = 0; /* short unseen, and a count is never partial */

@@ -18,7 +18,7 @@ typedef struct qc_engine_ops {
     /* Counts one unit (unit < unit_count) into *out, which the caller has
      * zeroed; returns QC_OK, QC_ENOMEM when the unit's working memory
      * could not be had, or QC_ESTOP when the thread's stop flag
-     * (qck_stop_flag, kernel/kernel.h) cut the count short.  On an error
+     * (qc_stop_flag, kernel/kernel.h) cut the count short.  On an error
      * *out may hold part of a count: qc_plan_count_unit zeroes it, as a
      * failed unit counts nothing. */
     int (*count_unit)(const qc_plan *plan, size_t unit, qc_tally *out);
@@ -43,13 +43,5 @@ extern const qc_engine_ops qc_eightfold_ops;
 extern const qc_engine_ops qc_join_ops;
 extern const qc_engine_ops qc_dlx_ops;
 extern const qc_engine_ops qc_brute_ops;
-
-/* Fingerprint accumulation: mixes a 64-bit word into a running digest. */
-static inline uint64_t qc_fingerprint_mix(uint64_t h, uint64_t word)
-{
-    h ^= word + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-    h *= 0xff51afd7ed558ccdULL;
-    return h ^ (h >> 33);
-}
 
 #endif

@@ -40,7 +40,7 @@ static int end_stdout(void)
     return fail(msg);
 }
 
-/* QCOUNT_ISA=portable|avx2|avx512 (unset or empty: the best level this
+/* QCOUNT_ISA=portable|avx2|avx512|avx512vbmi|neon (unset or empty: the best level this
  * CPU has) runs the kernels at that level (qc_isa_select).  Returns 0, or
  * nonzero with the reason in err. */
 static int select_isa(char *err, size_t size)
@@ -50,7 +50,7 @@ static int select_isa(char *err, size_t size)
         return 0;
     int rc = qc_isa_select(name);
     if (rc == QC_EINVAL)
-        snprintf(err, size, "QCOUNT_ISA=%s: unknown level (portable, avx2 or avx512)", name);
+        snprintf(err, size, "QCOUNT_ISA=%s: unknown level (portable, avx2, avx512, avx512vbmi or neon)", name);
     else if (rc != QC_OK)
         snprintf(err, size, "QCOUNT_ISA=%s: this CPU lacks it (its best level is %s)", name,
                  qc_isa_name());

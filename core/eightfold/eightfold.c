@@ -35,6 +35,7 @@
 #include "config.h"
 #include "constellations.h"
 #include "eightfold.h"
+#include "fingerprint.h"
 #include "lanes.h"
 #include "plan.h"
 

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 
 #include "config.h"
+#include "fingerprint.h"
 #include "kernel/kernel.h"
 #include "plan.h"
 

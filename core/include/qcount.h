@@ -47,20 +47,20 @@ enum {
 /* ---- instruction-set levels (core/isa.c) ---------------------------- */
 
 /* The engines' hot loops are built for several instruction-set levels in
- * one library: "portable" (the compiler's default target, any CPU) and,
- * on x86-64, "avx2" (x86-64-v3: AVX2, BMI2, POPCNT, LZCNT) and "avx512"
- * (x86-64-v4).  The first count runs them at the best level the CPU has,
- * and every count after it at the same level; the rest of the library
- * runs on any CPU of its architecture. */
+ * one library: "portable" (the compiler's default target, any CPU); on
+ * x86-64 "avx2" (x86-64-v3: AVX2, BMI2, POPCNT, LZCNT), "avx512"
+ * (x86-64-v4) and "avx512vbmi" (x86-64-v4 with VBMI, VPOPCNTDQ and GFNI);
+ * on 64-bit Arm "neon".  The first count runs them at the best level the
+ * CPU has, and every count after it at the same level; the rest of the
+ * library runs on any CPU of its architecture. */
 
-/* The level the engines run at: "portable", "avx2" or "avx512". */
+/* The level the engines run at: one of the names above. */
 const char *qc_isa_name(void);
 /* Runs the engines at level `name` from now on (NULL: the best level the
  * CPU has), to compare levels or to test them; best called before
  * counting, as a unit counts at the level of its start.  Returns QC_OK;
  * QC_EINVAL for an unknown name; QC_ENOTSUP when this CPU lacks the level
- * (or the library was built without it: other architectures have
- * "portable" alone). */
+ * (or it is another architecture's). */
 int qc_isa_select(const char *name);
 
 /* ---- engines and plans (core/) ------------------------------------- */

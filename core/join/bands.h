@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "colex.h"
 #include "geometry.h"
 #include "isa.h"
 #include "vec.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * geometry.c — the join engine's board geometry (geometry.h): border and
- * inner signatures of every square, squeezed columns, colex rank tables.
+ * inner signatures of every square.
  */
 #include <string.h>
 
@@ -34,6 +34,7 @@ void qcj_geometry_init(qcj_geometry *g, int n, int unit_cols, int key_bits, int 
     if (key_bits > slots)
         key_bits = slots;
     g->key_bits = key_bits;
+    g->and_bits = slots - key_bits;
     g->wide = force_wide || slots - key_bits > 32;
     g->key_shift = g->wide ? (key_bits ? 64 - key_bits : 63) : 32;   /* k=0: shift < 64 */
 
@@ -85,29 +86,4 @@ void qcj_geometry_init(qcj_geometry *g, int n, int unit_cols, int key_bits, int 
                 sig |= 1ull << pos[w + d];
             g->cell_sig[r][c] = sig;
         }
-}
-
-void qcj_rank_init(qcj_rank *r)
-{
-    memset(r, 0, sizeof *r);
-    for (int a = 0; a <= 32; a++) {
-        r->binom[a][0] = 1;
-        for (int b = 1; b <= 16 && b <= a; b++)
-            r->binom[a][b] = r->binom[a - 1][b - 1] + (b <= a - 1 ? r->binom[a - 1][b] : 0);
-    }
-    /* [rank by bytes] chunk[i][j][v]: the part of the rank that byte i of a
-     * set contributes when it holds v and j columns lie below it */
-    for (int i = 0; i < 4; i++)
-        for (int j = 0; j <= 16; j++)
-            for (int v = 0; v < 256; v++) {
-                uint32_t sum = 0;
-                int index = j;
-                for (int b = 0; b < 8; b++)
-                    if (v >> b & 1) {
-                        index++;
-                        if (index <= 16)
-                            sum += r->binom[8 * i + b][index];
-                    }
-                r->chunk[i][j][v] = sum;
-            }
 }

@@ -2,8 +2,8 @@
 /*
  * geometry.h — the join engine's board geometry: the split of the board
  * into halves and bands, the border signatures of every square, and the
- * column keys, squeezed columns and colex ranks the band lists are
- * indexed by.
+ * column keys and squeezed columns the band lists are indexed by (through
+ * their colex ranks, colex.h).
  *
  * A solution is a top half (rows 0..h-1, h = N/2 rounded down), on odd N a
  * middle row h, and a bottom half (rows b0..N-1, b0 = N-h, so both halves
@@ -46,7 +46,8 @@ typedef struct qcj_geometry {
     int unit_hi;      /*   which of them the top half uses (its pattern)   */
     int key_bits;     /* k: border diagonals sorted into groups, not ANDed */
     int key_shift;    /* signature bit of the first group-key diagonal     */
-    int wide;         /* 1: the ANDed part needs 64 bits, 0: it fits in 32 */
+    int wide;         /* 1: the key sits at bits 64-k.., 0: at bits 32.. */
+    int and_bits;     /* the ANDed part: signature bits 0..and_bits-1     */
     int band_rows;    /* rows of each half's outer band, h/2               */
     int split[2];     /* first row of the second band: top, bottom         */
     uint64_t cell_sig[32][32];   /* [row][col]: the border diagonals of a queen */
@@ -111,28 +112,6 @@ static inline uint32_t qcj_squeeze(const qcj_geometry *g, uint32_t pattern, uint
     const uint32_t block = qcj_block(g);
     return qcj_colkey(g, cols & ~block)
          | qcj_extract(cols & block, pattern) << (g->n - qcj_block_cols(g));
-}
-
-/* [rank by bytes] Colex ranks of column sets of one size inside 32
- * squeezed columns, by table: rank(x) = sum over x's columns p_0 < p_1 <
- * ... of C(p_i, i+1), so the sets of size r of t columns number
- * 0..C(t,r)-1.  The rank of a set is four table lookups. */
-typedef struct qcj_rank {
-    uint32_t binom[33][17];          /* C(a, b) for b <= 16 */
-    uint32_t chunk[4][17][256];      /* [byte][columns below it][byte value] */
-} qcj_rank;
-
-void qcj_rank_init(qcj_rank *r);
-
-static inline uint32_t qcj_rank_of(const qcj_rank *r, uint32_t x)
-{
-    uint32_t v = r->chunk[0][0][x & 255u];
-    int below = __builtin_popcount(x & 255u);
-    v += r->chunk[1][below][(x >> 8) & 255u];
-    below += __builtin_popcount((x >> 8) & 255u);
-    v += r->chunk[2][below][(x >> 16) & 255u];
-    below += __builtin_popcount((x >> 16) & 255u);
-    return v + r->chunk[3][below][x >> 24];
 }
 
 #endif

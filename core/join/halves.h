@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "bands.h"
+#include "colex.h"
 #include "geometry.h"
 #include "isa.h"
 #include "vec.h"

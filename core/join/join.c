@@ -9,34 +9,28 @@
  * M of m central columns (m grows with N, so units shrink as the board
  * grows).  The rooms of the engine, each its own file:
  *   geometry  the board split into halves and bands, border signatures;
+ *   colex     column sets in colex order: ranks, binomials;
  *   bands     one side's band placements, sorted by column set;
+ *   shared    band lists shared by the slices of one pattern;
  *   halves    the halves of one column set, joined from the bands;
- *   pairs     the hot loop: disjoint pairs of halves, one file per backend;
+ *   joiner    the hot loop: disjoint pairs of halves (byte tables, one
+ *             file per instruction set, and the AND loop);
  *   orbits    which units and column sets count, with what weight;
  *   scratch   the working memory units reuse;
  *   unit      counting one unit from all of the above.
- * Units are independent, so threads never wait for each other; memory is
- * per unit (per thread: scratch.c) and nothing else is shared but the
- * read-only plan.  Every N >= 1 takes the same path, no special cases: N=1
+ * Units are independent; memory is per unit (per thread: scratch.c), and
+ * nothing else is shared but the read-only plan and the band lists of
+ * patterns cut into slices.  Every N >= 1 takes the same path, no special cases: N=1
  * has an empty top half (h=0) and one unit; N=2, 3 find no pairs.
  */
 #include <stdlib.h>
 
 #include "config.h"
+#include "fingerprint.h"
 #include "join.h"
 #include "orbits.h"
 #include "plan.h"
 #include "unit.h"
-
-static double binomial(int n, int k)
-{
-    if (k < 0 || k > n)
-        return 0;
-    double b = 1;
-    for (int i = 1; i <= k; i++)
-        b = b * (n - k + i) / i;
-    return b;
-}
 
 /* A pattern or a unit while the plan sorts them: biggest first, then by
  * pattern (its columns, or its index once patterns are numbered), then by
@@ -69,9 +63,9 @@ static double pattern_cost(const qcj_plan *data, uint32_t q)
     if (!qcj_pattern_canonical(q, data->block, n, data->flip))
         return 0;
     const uint32_t rest = data->block & ~q;
-    double tops = binomial(n - m, h - in_top), cost = 0;
+    double tops = (double)qcj_binomial(n - m, h - in_top), cost = 0;
     if (!(n & 1))   /* even: the bottom takes all of M\q */
-        return tops * binomial(n - m, h - __builtin_popcount(rest));
+        return tops * (double)qcj_binomial(n - m, h - __builtin_popcount(rest));
     /* odd: the bottom takes M\q or all but one column x of it (the middle
      * queen's), and only patterns p >= q (the others are flip images) */
     for (int x = -1; x < 32; x++) {
@@ -79,7 +73,7 @@ static double pattern_cost(const qcj_plan *data, uint32_t q)
             continue;
         uint32_t p = x >= 0 ? rest & ~(1u << x) : rest;
         if (p >= q || (p == 0 && q == 0))
-            cost += tops * binomial(n - m, h - __builtin_popcount(p));
+            cost += tops * (double)qcj_binomial(n - m, h - __builtin_popcount(p));
     }
     return cost;
 }
@@ -137,7 +131,7 @@ static uint32_t slices_of(const qcj_plan *data, size_t i, double cost, double ca
 {
     const qcj_geometry *g = &data->geo;
     const int n = g->n, m = qcj_block_cols(g);
-    const double keys = binomial(n - m, g->h - __builtin_popcount(data->pattern[i]));
+    const double keys = (double)qcj_binomial(n - m, g->h - __builtin_popcount(data->pattern[i]));
     const double want = cost / cap;
     if (!(want < keys))                     /* as many as it has keys */
         return keys < 1 ? 1 : (uint32_t)keys;
@@ -157,7 +151,7 @@ static double part_weight(const qcj_plan *data, uint32_t i, int j)
     const uint32_t side = j >> 1 ? data->block & ~data->pattern[i] : data->pattern[i];
     const int lo = j >> 1 ? (j & 1 ? g->split[1] : g->b0) : (j & 1 ? g->split[0] : 0);
     const int hi = j >> 1 ? (j & 1 ? g->n : g->split[1]) : (j & 1 ? g->h : g->split[0]);
-    return binomial(qcj_side_cols(g, side), hi - lo);
+    return (double)qcj_binomial(qcj_side_cols(g, side), hi - lo);
 }
 
 static double pattern_weight(const qcj_plan *data, uint32_t i)
@@ -280,17 +274,16 @@ static int order_units(qcj_plan *data, double unit_target, uint64_t *fp)
     return QC_OK;
 }
 
-/* Fills the plan's units for split parameters (unit columns, key bits,
- * 64-bit lanes even where 32 would do, the units aimed at). */
-static int join_build_with(qc_plan *plan, int unit_cols, int key_bits, int force_wide,
-                           double unit_target)
+/* Fills the plan's units for settings s (join.h). */
+static int join_build_with(qc_plan *plan, const qcj_settings *s)
 {
     const int n = plan->n;
     qcj_plan *data = calloc(1, sizeof *data);
     if (!data)
         return QC_ENOMEM;
     qcj_geometry *g = &data->geo;
-    qcj_geometry_init(g, n, unit_cols, key_bits, force_wide);
+    qcj_geometry_init(g, n, s->unit_cols, s->key_bits, s->force_wide);
+    data->joiner = s->joiner;
     data->block = qcj_block(g);
     data->flip = n % 2 == 0;
     qcj_rank_init(&data->rank);
@@ -302,7 +295,7 @@ static int join_build_with(qc_plan *plan, int unit_cols, int key_bits, int force
     if (rc == QC_OK)
         rc = qcj_splits_init(&data->splits[1], g->h, g->h - g->band_rows);
     if (rc == QC_OK)
-        rc = order_units(data, unit_target, &fp);
+        rc = order_units(data, s->unit_target, &fp);
     if (rc != QC_OK) {
         plan_free(data);
         return rc;
@@ -313,9 +306,17 @@ static int join_build_with(qc_plan *plan, int unit_cols, int key_bits, int force
     return QC_OK;
 }
 
+qcj_settings qcj_settings_of(int n)
+{
+    return (qcj_settings){.unit_cols = qcj_unit_cols(n), .key_bits = qcj_key_bits(n),
+                          .force_wide = 0, .unit_target = QCJ_UNIT_TARGET,
+                          .joiner = QCJ_JOIN_TABLES};
+}
+
 static int join_build(qc_plan *plan)
 {
-    return join_build_with(plan, qcj_unit_cols(plan->n), qcj_key_bits(plan->n), 0, QCJ_UNIT_TARGET);
+    const qcj_settings s = qcj_settings_of(plan->n);
+    return join_build_with(plan, &s);
 }
 
 /* A unit cut short by the stop flag returns QC_ESTOP: the caller drops it
@@ -341,19 +342,21 @@ static void join_release(qc_plan *plan)
         plan_free(plan->engine_data);
 }
 
-int qcj_count_with(int n, int unit_cols, int key_bits, int force_wide, double unit_target,
-                   qc_u128 *total)
+int qcj_count_with(int n, const qcj_settings *s, qc_u128 *total, qc_u128 *work)
 {
     qc_plan plan = {.n = n, .engine = QC_ENGINE_JOIN, .ops = &qc_join_ops};
-    int rc = join_build_with(&plan, unit_cols, key_bits, force_wide, unit_target);
+    int rc = join_build_with(&plan, s);
     if (rc != QC_OK)
         return rc;
     *total = 0;
     for (size_t u = 0; u < plan.unit_count && rc == QC_OK; u++) {
         qc_tally t;
         rc = join_count_unit(&plan, u, &t);
-        if (rc == QC_OK)
+        if (rc == QC_OK) {
             *total += t.solutions;
+            if (work)
+                *work += t.placements;
+        }
     }
     join_release(&plan);
     return rc;

@@ -10,8 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "colex.h"
 #include "geometry.h"
 #include "halves.h"
+#include "joiner.h"
 #include "scratch.h"
 #include "shared.h"
 
@@ -39,16 +41,27 @@ typedef struct qcj_plan {
     size_t units;
     qcj_unit_ref *unit;   /* [unit] its pattern and slice, biggest first */
     double *unit_cost;    /* [unit] estimated cost, relative           */
+    qcj_joiner_kind joiner; /* how the units join their halves (joiner.h) */
     qcj_pool *pool;       /* working memory reused by the units        */
     qcj_shared *shared;   /* band lists of the patterns cut in slices  */
 } qcj_plan;
 
-/* Counts the n-board on this thread with the given split parameters (unit
- * block width of n's parity, key bits, force_wide: geometry.h; the units
- * aimed at, QCJ_UNIT_TARGET: 1 cuts no pattern): the engine with other
- * settings than the plan's (config.h).  Returns QC_OK or an error
+/* The settings of a join plan other than the default one's (config.h),
+ * for the tests: unit block width of n's parity, key bits, force_wide
+ * (geometry.h), the units aimed at (QCJ_UNIT_TARGET; 1 cuts no pattern),
+ * and the joiner. */
+typedef struct qcj_settings {
+    int unit_cols, key_bits, force_wide;
+    double unit_target;
+    qcj_joiner_kind joiner;
+} qcj_settings;
+
+/* The default plan's settings for board size n. */
+qcj_settings qcj_settings_of(int n);
+
+/* Counts the n-board on this thread with settings s into *total; adds the
+ * work reported to *work when not NULL.  Returns QC_OK or an error
  * (QC_ENOMEM). */
-int qcj_count_with(int n, int unit_cols, int key_bits, int force_wide, double unit_target,
-                   unsigned __int128 *total);
+int qcj_count_with(int n, const qcj_settings *s, unsigned __int128 *total, unsigned __int128 *work);
 
 #endif

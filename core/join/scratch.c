@@ -68,7 +68,7 @@ static void scratch_free(qcj_scratch *s)
     qcj_side_free(&s->side[1]);
     qcj_vec *vecs[] = {&s->band_tmp[0], &s->band_tmp[1], &s->band_tmp[2], &s->raw[0], &s->raw[1],
                        &s->low[0], &s->low[1], &s->off[0], &s->off[1], &s->spared, &s->spared_off,
-                       &s->nib_planes};
+                       &s->join_work};
     for (size_t i = 0; i < sizeof vecs / sizeof *vecs; i++)
         qcj_vec_free(vecs[i]);
     free(s);

@@ -16,8 +16,8 @@ typedef struct qcj_scratch {
     qcj_vec raw[2];           /* halves of one column set, before grouping */
     qcj_vec low[2];           /* ... grouped: their ANDed parts            */
     qcj_vec off[2];           /* ... and the group offsets                 */
-    qcj_vec spared, spared_off;   /* odd N, AND loop: the tops sparing the middle queen */
-    qcj_vec nib_planes;           /* the bottoms as table planes (nibbles.h) */
+    qcj_vec spared, spared_off;   /* odd N, [middle spared]: the tops sparing the middle queen */
+    qcj_vec join_work;            /* the joiner's own (joiner.h)            */
 } qcj_scratch;
 
 /* A pool of scratch sets, safe to use from many threads at once.  A plan

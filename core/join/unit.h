@@ -14,7 +14,7 @@
 #include "scratch.h"
 
 /* Counts unit `unit` (< p->units) into *out with the working memory sc,
- * reading the thread's stop flag (qck_stop_flag, kernel.h) once per column
+ * reading the thread's stop flag (qc_stop_flag, kernel.h) once per column
  * set and during band building.  Returns QC_OK; QC_ENOMEM when out of
  * memory; QC_ESTOP when the stop flag cut the unit short.  *out is written
  * only on QC_OK.  unit.c, with bands.c, halves.c and the pair counting, is

@@ -12,6 +12,7 @@
 
 #include "isa.h"
 #include "qcount.h"
+#include "stop.h"   /* [stop check] */
 
 typedef struct qck_board {
     uint32_t cols;    /* columns holding a queen                          */
@@ -44,18 +45,10 @@ static inline uint32_t qck_free(qck_board b, uint32_t full)
     return full & ~(b.cols | b.diag_l | b.diag_r);
 }
 
-/* [stop check] The calling thread's stop flag, or NULL (the default).
- * qc_plan_count_unit_until sets it for the length of one unit.  When set
- * and *flag turns nonzero, the engines' searches (qck_count_completions,
- * the eightfold and join engines) end within about a millisecond and
- * return QC_ESTOP with a PARTIAL tally, which the caller must throw away.
- * Thread-local, so core/ keeps no shared state and the engines' signatures
- * need no flag. */
-extern _Thread_local const int *qck_stop_flag;
 
 /* Counts the completions of board b on an n-board with rows_left empty
  * rows (0 <= rows_left <= n) into *solutions, adding the queens it places
- * to *placements.  Returns QC_OK, or QC_ESTOP when qck_stop_flag was
+ * to *placements.  Returns QC_OK, or QC_ESTOP when qc_stop_flag was
  * raised before the count ended: *solutions may then be partial.
  * kernel.c is built once per ISA level ([per-level objects], isa.h); this
  * runs the level qc_isa_current() names. */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* split.c — the oracle engines' work split: one unit per first-row column. */
+#include "fingerprint.h"
 #include "oracle.h"
 
 int qc_oracle_build_by_first_column(qc_plan *plan)

@@ -3,10 +3,11 @@
  * test_isa.c — the kernels' instruction-set levels (qc_isa_select, core/isa.h)
  * agree: at every level this CPU has, each unit of every plan of the
  * engines with kernels (halving, eightfold, join) counts the same
- * solutions and placements as at the portable level (join on odd N at the
- * avx512 level: the same solutions, other work), with and without a stop
- * flag, and the totals are the published ones; the join engine's 64-bit
- * lanes too.  Usage: test_isa TSV N_MAX (N_MAX <= 16).
+ * solutions and placements as at the portable level, with and without a
+ * stop flag, and the totals are the published ones; the join engine with
+ * its key in the high bits (force_wide) and with the AND loop too.
+ * Usage: test_isa TSV N_MAX [FLAGGED_MAX]: N=1..N_MAX (at most 18), with a
+ * stop flag too up to FLAGGED_MAX (default N_MAX).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +18,8 @@
 #include "join/join.h"   /* qcj_count_with: the 64-bit lanes at small N */
 #include "known.h"
 
-static const char *const levels[] = {"portable", "avx2", "avx512"};
+static const char *const levels[] = {"portable", "avx2", "avx512", "avx512vbmi", "neon"};
+enum { LEVELS = sizeof levels / sizeof *levels };
 static const qc_engine_id engines[] = {QC_ENGINE_HALVING, QC_ENGINE_EIGHTFOLD, QC_ENGINE_JOIN};
 
 /* The tallies of one plan's units, without and with a stop flag. */
@@ -25,6 +27,9 @@ typedef struct tallies {
     size_t units;
     qc_tally *plain, *flagged;
 } tallies;
+
+/* Units are counted with a stop flag too up to this N. */
+static int flagged_max = 32;
 
 static int count_units(int n, qc_engine_id engine, tallies *t)
 {
@@ -38,7 +43,7 @@ static int count_units(int n, qc_engine_id engine, tallies *t)
     int rc = t->plain && t->flagged ? QC_OK : QC_ENOMEM;
     for (size_t u = 0; u < t->units && rc == QC_OK; u++) {
         rc = qc_plan_count_unit(plan, u, &t->plain[u]);
-        if (rc == QC_OK)
+        if (rc == QC_OK && n <= flagged_max)
             rc = qc_plan_count_unit_until(plan, u, &zero, &t->flagged[u]);
     }
     qc_plan_free(plan);
@@ -51,10 +56,10 @@ static void tallies_free(tallies *t)
     free(t->flagged);
 }
 
-/* Same solutions, and the same work unless `work_differs`. */
-static int same_tally(const qc_tally *a, const qc_tally *b, int work_differs)
+/* Same solutions, and the same work. */
+static int same_tally(const qc_tally *a, const qc_tally *b)
 {
-    return a->solutions == b->solutions && (work_differs || a->placements == b->placements);
+    return a->solutions == b->solutions && a->placements == b->placements;
 }
 
 /* Every unit of (n, engine) at the running level against `ref`, the
@@ -70,14 +75,11 @@ static void check_level(const char *level, int n, qc_engine_id engine, const tal
         tallies_free(&t);
         return;
     }
-    /* join's nibble tables (avx512) join odd N's middle columns in one pass
-     * ([middle carried]), the AND loop one column a pass: other work */
-    const int work_differs = engine == QC_ENGINE_JOIN && n % 2 && !strcmp(level, "avx512");
     size_t differ = 0;
     qc_u128 total = 0;
     for (size_t u = 0; u < t.units; u++) {
-        differ += !same_tally(&t.plain[u], &ref->plain[u], work_differs);
-        differ += !same_tally(&t.flagged[u], &ref->flagged[u], work_differs);
+        differ += !same_tally(&t.plain[u], &ref->plain[u]);
+        differ += !same_tally(&t.flagged[u], &ref->flagged[u]);
         total += t.plain[u].solutions;
     }
     CHECK(differ == 0, "%s %s n=%d: %zu unit tallies differ from portable's", level, name, n,
@@ -90,7 +92,7 @@ static void check_level(const char *level, int n, qc_engine_id engine, const tal
 /* The names: unknown ones refused, portable always there, the running
  * level's name the one selected.  Fills have[] with the levels this CPU
  * runs; returns how many. */
-static int check_names(int have[3])
+static int check_names(int have[LEVELS])
 {
     CHECK(qc_isa_select("bogus") == QC_EINVAL);
     CHECK(qc_isa_select("") == QC_EINVAL);
@@ -98,7 +100,7 @@ static int check_names(int have[3])
     CHECK(qc_isa_select(NULL) == QC_OK);
     const char *best = qc_isa_name();
     int count = 0, best_seen = 0;
-    for (int l = 0; l < 3; l++) {
+    for (int l = 0; l < LEVELS; l++) {
         int rc = qc_isa_select(levels[l]);
         CHECK(rc == QC_OK || rc == QC_ENOTSUP, "%s: rc %d", levels[l], rc);
         have[l] = rc == QC_OK;
@@ -116,26 +118,38 @@ static int check_names(int have[3])
     return count;
 }
 
-/* The join engine with 64-bit lanes (wide), at the running level. */
-static void check_wide(const char *level, int n, const known_count *known)
+/* The join engine at the running level with its key in the high bits
+ * (force_wide: the layout of N >= 25), and with the AND loop, whose work
+ * on odd N differs ([middle spared], joiner.h): the published total. */
+static void check_settings(const char *level, int n, const known_count *known)
 {
-    const int m = n % 2 ? 3 : 2;   /* a small block of n's parity */
+    qcj_settings s = qcj_settings_of(n);
+    s.unit_cols = n % 2 ? 3 : 2;   /* a small block of n's parity */
+    s.key_bits = 4;
+    s.force_wide = 1;
     qc_u128 total = 0;
-    int rc = qcj_count_with(n, m, 4, 1, QCJ_UNIT_TARGET, &total);
+    int rc = qcj_count_with(n, &s, &total, NULL);
     CHECK(rc == QC_OK && total == known[n].total, "%s join wide n=%d: rc %d, total %llu", level,
           n, rc, (unsigned long long)total);
+    s = qcj_settings_of(n);
+    s.joiner = QCJ_JOIN_AND;
+    total = 0;
+    rc = qcj_count_with(n, &s, &total, NULL);
+    CHECK(rc == QC_OK && total == known[n].total, "%s join AND loop n=%d: rc %d, total %llu",
+          level, n, rc, (unsigned long long)total);
 }
 
 int main(int argc, char **argv)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s TSV N_MAX\n", argv[0]);
+    if (argc != 3 && argc != 4) {
+        fprintf(stderr, "usage: %s TSV N_MAX [FLAGGED_MAX]\n", argv[0]);
         return 2;
     }
     known_count known[QC_N_MAX + 1] = {0};
     known_load(argv[1], known);
     const int n_max = atoi(argv[2]);
-    int have[3];
+    flagged_max = argc == 4 ? atoi(argv[3]) : n_max;
+    int have[LEVELS];
     int count = check_names(have);
     printf("levels this CPU runs: %d (best: %s)\n", count, qc_isa_name());
     for (size_t e = 0; e < sizeof engines / sizeof *engines; e++)
@@ -144,12 +158,12 @@ int main(int argc, char **argv)
             qc_isa_select("portable");
             int rc = count_units(n, engines[e], &ref);
             CHECK(rc == QC_OK, "portable %s n=%d: rc %d", qc_engine_name(engines[e]), n, rc);
-            for (int l = 0; l < 3 && rc == QC_OK; l++)
+            for (int l = 0; l < LEVELS && rc == QC_OK; l++)
                 if (have[l]) {
                     qc_isa_select(levels[l]);
                     check_level(levels[l], n, engines[e], &ref, known);
                     if (engines[e] == QC_ENGINE_JOIN && n >= 4)
-                        check_wide(levels[l], n, known);
+                        check_settings(levels[l], n, known);
                 }
             tallies_free(&ref);
         }

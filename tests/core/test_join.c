@@ -3,10 +3,9 @@
  * test_join.c — unit tests of the join engine's building blocks, each
  * against a slow independent check: border signatures (halves and middle
  * row, and between the bands of a half) against coordinate geometry, column
- * ranks, the halves built from bands against a textbook backtracker,
- * column keys, the disjoint-pair counters (every backend, by name: portable
- * and, on a CPU that has it, AVX-512) against a scalar loop.  The engine as
- * a whole: test_join_plan.c.
+ * keys, the halves built from bands against a textbook backtracker.
+ * Colex ranks: test_colex.c; the joiners: test_joiners.c; the engine as a
+ * whole: test_join_plan.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,26 +16,11 @@
 #include "join/halves.h"
 #include "join/join.h"
 #include "join/orbits.h"
-#include "join/pairs.h"
 #include "kernel/kernel.h"
 #include "plan.h"
 #include "check.h"
 #include "random.h"
 #include "known.h"
-
-/* Whether this CPU runs the AVX-512 backend (it is built on every x86-64,
- * whatever the build targets). */
-static inline int have_avx512(void)
-{
-#if defined(QCJ_PAIRS_HAVE_AVX512)
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f");
-#else
-    return 0;
-#endif
-}
-
-
 
 /* Queens of different parts (top rows < h, odd N's middle row h, bottom
  * rows >= b0) share a signature bit exactly when they share a diagonal. */
@@ -134,39 +118,6 @@ static void slow_halves(const qcj_geometry *g, int r0, int r1, int row, int *col
     }
 }
 
-/* Ranks: a bijection from the sets of r of t columns onto 0..C(t,r)-1. */
-static void test_rank(void)
-{
-    static qcj_rank rk;
-    qcj_rank_init(&rk);
-    CHECK(rk.binom[32][16] == 601080390u, "C(32,16) = %u", rk.binom[32][16]);
-    static unsigned char seen[1 << 20];
-    for (int t = 0; t <= 20; t++)
-        for (int r = 0; r <= t && r <= 16; r += (t > 16 ? 5 : 1)) {
-            uint32_t ranks = rk.binom[t][r];
-            memset(seen, 0, ranks);
-            int bad = 0;
-            for (uint32_t x = 0; x < 1u << t; x++) {
-                if (__builtin_popcount(x) != r)
-                    continue;
-                uint32_t k = qcj_rank_of(&rk, x);
-                bad += k >= ranks || seen[k]++;
-            }
-            CHECK(bad == 0, "t=%d r=%d: ranks not one-to-one onto 0..%u", t, r, ranks - 1);
-        }
-    /* the top byte too: sets of up to 16 columns anywhere in 32 */
-    for (int i = 0; i < 2000; i++) {
-        uint32_t x = (uint32_t)next_random() & (uint32_t)next_random(), y = x;
-        while (__builtin_popcount(x) > 16)
-            x &= x - 1;
-        y = x;
-        uint64_t want = 0;
-        for (int j = 0; y; j++, y &= y - 1)
-            want += rk.binom[__builtin_ctz(y)][j + 1];
-        CHECK(qcj_rank_of(&rk, x) == want, "rank of %x", x);
-    }
-}
-
 /* The halves of each column set, built by joining bands, against the
  * textbook enumeration: every unit pattern, both sides, every set. */
 static void test_halves(void)
@@ -244,157 +195,10 @@ static void test_halves(void)
         }
 }
 
-static void test_pairs(void)
-{
-    uint32_t a32[300], b32[300];
-    uint64_t a64[300], b64[300];
-    for (int round = 0; round < 60; round++) {
-        size_t nt = (size_t)(next_random() % 40), nb = (size_t)(next_random() % (round < 30 ? 40 : 300));
-        int density = 1 + round % 4;   /* more bits set: fewer disjoint pairs */
-        for (size_t i = 0; i < 300; i++) {
-            uint64_t x = next_random(), y = next_random();
-            for (int d = 1; d < density; d++) {
-                x &= next_random() | next_random();
-                y &= next_random() | next_random();
-            }
-            a64[i] = x & (next_random() | next_random());
-            b64[i] = y & (next_random() | next_random());
-            a32[i] = (uint32_t)a64[i];
-            b32[i] = (uint32_t)(b64[i] >> 32);
-        }
-        uint64_t want32 = 0, want64 = 0;
-        for (size_t i = 0; i < nt; i++)
-            for (size_t j = 0; j < nb; j++) {
-                want32 += (a32[i] & b32[j]) == 0;
-                want64 += (a64[i] & b64[j]) == 0;
-            }
-        CHECK(qcj_pairs_portable_disjoint32(a32, nt, b32, nb) == want32, "portable32 %zu x %zu", nt, nb);
-        CHECK(qcj_pairs_portable_disjoint64(a64, nt, b64, nb) == want64, "portable64 %zu x %zu", nt, nb);
-#if defined(QCJ_PAIRS_HAVE_AVX512)
-        if (have_avx512()) {
-            CHECK(qcj_pairs_avx512_disjoint32(a32, nt, b32, nb) == want32, "avx512 32 %zu x %zu", nt, nb);
-            CHECK(qcj_pairs_avx512_disjoint64(a64, nt, b64, nb) == want64, "avx512 64 %zu x %zu", nt, nb);
-        }
-#endif
-    }
-    /* all-zero signatures: every pair counts, across the slice bounds
-     * (2^8 tops, 2^20 bottoms a call) */
-    static uint32_t zeros[(1 << 20) + 5];
-    static uint64_t zeros64[(1 << 20) + 5];
-    CHECK(qcj_pairs_portable_disjoint32(zeros, 300, zeros, 1 << 12) == 300ull << 12, "zeros");
-    CHECK(qcj_pairs_portable_disjoint64(zeros64, 3, zeros64, (1 << 20) + 5) == 3ull * ((1 << 20) + 5),
-          "zeros64");
-#if defined(QCJ_PAIRS_HAVE_AVX512)
-    if (have_avx512()) {
-        CHECK(qcj_pairs_avx512_disjoint32(zeros, 300, zeros, 1 << 12) == 300ull << 12, "avx512 zeros");
-        CHECK(qcj_pairs_avx512_disjoint32(zeros, (1 << 20) + 5, zeros, 3) == 3ull * ((1 << 20) + 5),
-              "avx512 zeros, lists swapped");
-        CHECK(qcj_pairs_avx512_disjoint64(zeros64, 3, zeros64, (1 << 20) + 5) == 3ull * ((1 << 20) + 5),
-              "avx512 zeros64");
-    }
-#endif
-}
-
-/* The sieve over key groups (vector and portable) against a scalar loop
- * over every pair and its groups' keys. */
-static void test_join_groups(void)
-{
-    enum { MAX = 700 };
-    static uint32_t t32[MAX], b32[MAX];
-    static uint64_t t64[MAX], b64[MAX];
-    for (int round = 0; round < 80; round++) {
-        const int k = round % 6;
-        const uint32_t groups = 1u << k, extra = (uint32_t)next_random() & (groups - 1) & -(round % 3 == 0);
-        uint32_t toff[65], boff[65];
-        size_t nt = 0, nb = 0;
-        for (uint32_t g = 0; g < groups; g++) {   /* ragged groups, some empty */
-            toff[g] = (uint32_t)nt;
-            boff[g] = (uint32_t)nb;
-            nt += (size_t)(next_random() % (MAX / groups));
-            nb += (size_t)(next_random() % (MAX / groups));
-        }
-        toff[groups] = (uint32_t)nt;
-        boff[groups] = (uint32_t)nb;
-        for (size_t i = 0; i < MAX; i++) {
-            t64[i] = next_random() & next_random() & next_random();
-            b64[i] = next_random() & next_random() & next_random();
-            t32[i] = (uint32_t)t64[i];
-            b32[i] = (uint32_t)(b64[i] >> 32);
-        }
-        uint64_t want32 = 0, want64 = 0, want_tested = 0;
-        for (uint32_t tg = 0; tg < groups; tg++)
-            for (uint32_t bg = 0; bg < groups; bg++) {
-                if (bg & (tg | extra))
-                    continue;
-                want_tested += (uint64_t)(toff[tg + 1] - toff[tg]) * (boff[bg + 1] - boff[bg]);
-                for (size_t i = toff[tg]; i < toff[tg + 1]; i++)
-                    for (size_t j = boff[bg]; j < boff[bg + 1]; j++) {
-                        want32 += (t32[i] & b32[j]) == 0;
-                        want64 += (t64[i] & b64[j]) == 0;
-                    }
-            }
-        uint64_t tested[4] = {0};
-        int runs = 2;
-        CHECK(qcj_pairs_portable_groups32(toff, t32, boff, b32, k, extra, &tested[0]) == want32,
-              "portable groups32 k=%d", k);
-        CHECK(qcj_pairs_portable_groups64(toff, t64, boff, b64, k, extra, &tested[1]) == want64,
-              "portable groups64 k=%d", k);
-#if defined(QCJ_PAIRS_HAVE_AVX512)
-        if (have_avx512()) {
-            runs = 4;
-            CHECK(qcj_pairs_avx512_groups32(toff, t32, boff, b32, k, extra, &tested[2]) == want32,
-                  "avx512 groups32 k=%d", k);
-            CHECK(qcj_pairs_avx512_groups64(toff, t64, boff, b64, k, extra, &tested[3]) == want64,
-                  "avx512 groups64 k=%d", k);
-        }
-#endif
-        for (int i = 0; i < runs; i++)
-            CHECK(tested[i] == want_tested, "groups k=%d: %llu pairs tested, want %llu", k,
-                  (unsigned long long)tested[i], (unsigned long long)want_tested);
-    }
-}
-
-/* The AVX-512 sieve's guard on its 32-bit lane counters: group pairs big
- * enough (2^31 and 2^32 pairs) that the counters are summed between two
- * pairs, and that one pair alone is counted in slices.  Tops i % 3 == 0
- * and odd bottoms are 1, the rest 0: all pairs but those are disjoint. */
-static void test_lane_guard(void)
-{
-#if defined(QCJ_PAIRS_HAVE_AVX512)
-    if (!have_avx512())
-        return;
-    enum { T0 = 1 << 15, T1 = 1 << 16, B0 = 1 << 16, B1 = 1 << 16 };
-    static uint32_t tops[T0 + T1], bottoms[B0 + B1];
-    uint64_t want = 0;
-    for (uint32_t i = 0; i < T0 + T1; i++)
-        tops[i] = i % 3 == 0;
-    for (uint32_t j = 0; j < B0 + B1; j++)
-        bottoms[j] = j & 1u;
-    /* top group 0 meets bottom groups 1 then 0 (2^31 pairs each: the
-     * second sums the counters first), top group 1 meets group 0 (2^32
-     * pairs: in slices) */
-    const uint32_t toff[3] = {0, T0, T0 + T1}, boff[3] = {0, B0, B0 + B1};
-    want += (uint64_t)T0 * B1 - (uint64_t)((T0 + 2) / 3) * (B1 / 2);
-    want += (uint64_t)T0 * B0 - (uint64_t)((T0 + 2) / 3) * (B0 / 2);
-    uint64_t ones1 = 0;
-    for (uint32_t i = T0; i < T0 + T1; i++)
-        ones1 += tops[i];
-    want += (uint64_t)T1 * B0 - ones1 * (B0 / 2);
-    uint64_t tested = 0;
-    CHECK(qcj_pairs_avx512_groups32(toff, tops, boff, bottoms, 1, 0, &tested) == want,
-          "avx512 groups32 past the lane limit");
-    CHECK(tested == (uint64_t)T0 * (B0 + B1) + (uint64_t)T1 * B0, "lane guard: pairs tested");
-#endif
-}
-
 int main(void)
 {
     test_signatures();
     test_colkey();
-    test_rank();
     test_halves();
-    test_pairs();
-    test_join_groups();
-    test_lane_guard();
     return check_report("join parts");
 }

@@ -141,9 +141,9 @@ static void test_engine(void)
         static const int stop = 1;
         qc_tally t = {1, 1}, whole;
         CHECK(qc_plan_count_unit(p12, 0, &whole) == QC_OK && whole.placements > 0);
-        qck_stop_flag = &stop;
+        qc_stop_flag = &stop;
         int rc = qc_plan_count_unit(p12, 0, &t);
-        qck_stop_flag = NULL;
+        qc_stop_flag = NULL;
         CHECK(rc == QC_ESTOP && t.solutions == 0 && t.placements == 0,
               "stopped unit: rc %d, %llu solutions", rc, (unsigned long long)t.solutions);
         CHECK(qc_plan_count_unit(p12, 0, &t) == QC_OK && t.solutions == whole.solutions
@@ -159,20 +159,26 @@ static void test_engine(void)
 }
 
 /* Every split the engine may choose, on boards small enough to count
- * quickly: unit block widths, key bits, and 64-bit lanes (which the plan
- * only takes from N=21), against the published totals. */
+ * quickly: unit block widths, key bits, the key in the high bits (the
+ * layout from N=25) and both joiners, against the published totals. */
 static void test_parameters(const known_count *known)
 {
     for (int n = 1; n <= 11; n++) {
         int slots = n % 2 ? 2 * n : 2 * (n - 1);
         for (int m = n % 2; m <= n; m += 2)
             for (int k = 0; k <= 8 && k <= slots; k += (n > 8 ? 3 : 1))
-                for (int wide = 0; wide <= 1; wide++) {
+                for (int variant = 0; variant < 4; variant++) {
+                    qcj_settings s = qcj_settings_of(n);
+                    s.unit_cols = m;
+                    s.key_bits = k;
+                    s.force_wide = variant & 1;
+                    s.joiner = variant & 2 ? QCJ_JOIN_AND : QCJ_JOIN_TABLES;
                     qc_u128 total = 0;
-                    int rc = qcj_count_with(n, m, k, wide, QCJ_UNIT_TARGET, &total);
+                    int rc = qcj_count_with(n, &s, &total, NULL);
                     CHECK(rc == QC_OK && total == known[n].total,
-                          "n=%d m=%d k=%d wide=%d: got %llu, want %llu", n, m, k, wide,
-                          (unsigned long long)total, (unsigned long long)known[n].total);
+                          "n=%d m=%d k=%d wide=%d joiner %d: got %llu, want %llu", n, m, k,
+                          s.force_wide, (int)s.joiner, (unsigned long long)total,
+                          (unsigned long long)known[n].total);
                 }
     }
 }
@@ -188,8 +194,10 @@ static void test_slices(const known_count *known)
     const double targets[] = {1, QCJ_UNIT_TARGET, 1e300};
     for (int n = 1; n <= 14; n++)
         for (int i = 0; i < 3; i++) {
+            qcj_settings s = qcj_settings_of(n);
+            s.unit_target = targets[i];
             qc_u128 total = 0;
-            int rc = qcj_count_with(n, qcj_unit_cols(n), qcj_key_bits(n), 0, targets[i], &total);
+            int rc = qcj_count_with(n, &s, &total, NULL);
             CHECK(rc == QC_OK && total == known[n].total, "n=%d target %g: got %llu, want %llu",
                   n, targets[i], (unsigned long long)total, (unsigned long long)known[n].total);
         }

@@ -11,7 +11,7 @@ known=$2
 . "$(dirname "$0")/test_lib.sh"
 
 ran=0
-for level in portable avx2 avx512; do
+for level in portable avx2 avx512 avx512vbmi neon; do
     QCOUNT_ISA=$level "$qcount" --version >"$tmp/v" 2>"$tmp/e"; rc=$?
     if [ $rc -ne 0 ]; then
         # a level this CPU lacks: one line naming it, status 2

@@ -13,7 +13,7 @@
 #include "options.h"
 
 /* The instruction-set level the engines' kernels run at ("portable",
- * "avx2", "avx512": qc_isa_name): the one place that says it ([isa
+ * "avx2", "avx512", "avx512vbmi", "neon": qc_isa_name): the one place that says it ([isa
  * level]). */
 const char *qc_context_isa(void);
 

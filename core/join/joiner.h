@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * joiner.h — the join engine's joining interface: how the halves of one
+ * column set are paired, one implementation ("joiner") per way of
+ * counting, chosen per ISA level in one place ([per-level joiners]).
+ *
+ * A joiner counts the pairs (top, bottom) of halves whose border
+ * signatures share no diagonal, over halves sorted into key groups by
+ * their k key diagonals (unit.c): the sieve ([sieve]) takes each top group
+ * tg against the bottom groups that are subsets of ~(tg | extra), and the
+ * pairs of such groups are tested on the rest of the signature, the
+ * "ANDed part" (geometry.h: the low 32 bits, or from N=25 up to 64).
+ *
+ * The joiners:
+ *   tables  [byte tables] (tables.h), one file per instruction set:
+ *           tables_portable.c  64-bit words, 64 tops a lookup (any CPU);
+ *           tables_avx2.c      VPSHUFB on 32 bytes, 8 tops x 32 bottoms;
+ *           tables_avx512.c    VPSHUFB on 64 bytes, 8 tops x 64 bottoms;
+ *           tables_avx512vbmi.c VPERMI2B on 7-bit slices, 8 x 64;
+ *           tables_neon.c      TBL on 6-bit slices, 8 tops x 16 bottoms;
+ *   and     one AND per pair (and_loop.c), every level: the count the
+ *           tables are checked against, and the one an audit recounts
+ *           with (it shares no pair-counting code with the tables).
+ *
+ * [middle carried] / [middle spared] Odd N has a middle queen in row h,
+ * in one of the columns neither half uses.  A joiner says how its bottoms
+ * treat it:
+ *   QCJ_MIDDLE_CARRIED  the bottoms of every middle column c are built
+ *       sparing c's diagonals and carrying them (ORed into the signature),
+ *       so that a top the middle queen attacks meets none of them; the
+ *       bottoms of all c of one weight may then join the tops in one pass
+ *       (merges_passes);
+ *   QCJ_MIDDLE_SPARED   one pass per c: the bottoms spare c's diagonals,
+ *       and only the tops that spare them too are joined (the tops' key
+ *       groups it meets are passed as `extra`, and dropped whole).
+ * Even N has no middle queen: one pass, extra 0.
+ */
+#ifndef QCJ_JOINER_H
+#define QCJ_JOINER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "isa.h"
+#include "vec.h"
+
+/* The halves of one column set on one side, sorted into 2^key_bits groups
+ * by their key diagonals: group g's ANDed parts (key bits cleared) are
+ * low[off[g]] .. low[off[g+1]-1]. */
+typedef struct qcj_groups {
+    const uint32_t *off;   /* 2^key_bits + 1 offsets */
+    const uint64_t *low;
+} qcj_groups;
+
+/* What a count is given besides the halves. */
+typedef struct qcj_join_shape {
+    int key_bits;          /* k, 0..16: groups per side 2^k */
+    int bits;              /* the ANDed part: bits 0..bits-1 (1..64) */
+} qcj_join_shape;
+
+typedef enum qcj_middle { QCJ_MIDDLE_SPARED, QCJ_MIDDLE_CARRIED } qcj_middle;
+
+typedef struct qcj_joiner {
+    const char *name;      /* "tables" or "and", with the level's name in tests */
+    qcj_middle middle;     /* odd N: how the bottoms treat the middle queen */
+    int merges_passes;     /* odd N, carried: one pass per weight, not per column */
+    /* The pairs (top in group tg, bottom in a group inside ~(tg | extra))
+     * whose ANDed parts are disjoint, into *pairs; adds the pairs tested
+     * (both groups' sizes multiplied, padding not counted) to *tested.
+     * `work` is the joiner's own scratch, kept from call to call.  Returns
+     * QC_OK, or QC_ENOMEM (*pairs then undefined). */
+    int (*count)(const qcj_join_shape *shape, const qcj_groups *tops, const qcj_groups *bottoms,
+                 uint32_t extra, qcj_vec *work, uint64_t *pairs, uint64_t *tested);
+} qcj_joiner;
+
+/* Each level's own joiners: its byte tables (its tables_<level>.c) and
+ * its AND loop (and_loop.c), [per-level names] (isa.h). */
+#define qcj_tables_joiner QC_LEVEL(qcj_tables_joiner)
+#define qcj_and_joiner QC_LEVEL(qcj_and_joiner)
+extern const qcj_joiner qcj_tables_joiner;
+extern const qcj_joiner qcj_and_joiner;
+
+/* The joiners of a level: the tables, the fastest; the AND loop. */
+typedef enum qcj_joiner_kind { QCJ_JOIN_TABLES, QCJ_JOIN_AND, QCJ_JOIN_KINDS_ } qcj_joiner_kind;
+
+/* [per-level joiners] The level's joiner of a kind (isa.h: each level's
+ * copy returns its own level's; qcj_joiner_at(level, kind) any level's). */
+#define qcj_level_joiner QC_LEVEL(qcj_level_joiner)
+const qcj_joiner *qcj_level_joiner(qcj_joiner_kind kind);
+
+QC_ISA_DECLARE(const qcj_joiner *, qcj_level_joiner, (qcj_joiner_kind kind));
+
+static inline const qcj_joiner *qcj_joiner_at(qc_isa_level level, qcj_joiner_kind kind)
+{
+    static const qcj_joiner *(*const at_level[QC_ISA_LEVELS_])(qcj_joiner_kind) = {
+        QC_ISA_TABLE(qcj_level_joiner)};
+    return at_level[level](kind);
+}
+
+#endif

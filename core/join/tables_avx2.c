@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tables_avx2.c — the byte-table joiner ([byte tables], tables.h) of the
+ * avx2 level: nibble tables looked up by VPSHUFB on 32 bytes, 8 tops by 32
+ * bottoms a lookup.  Tricks, named where they are used:
+ *   [planes by movemask] a block's bit planes come from its tops' bytes
+ *                        transposed in registers and VPMOVMSKB, 8 planes
+ *                        a shift;
+ *   [tables by multiply] a nibble's 16-byte table is its four planes
+ *                        spread over the bytes of two words by
+ *                        multiplications;
+ *   [byte counts]        the zero bits of a byte are counted by two
+ *                        shuffles of a popcount table, summed in bytes for
+ *                        up to 31 vectors and widened by VPSADBW.
+ */
+#include <immintrin.h>
+
+#include "joiner.h"
+#include "tables.h"
+
+#define TBL_BLOCK 8
+#define TBL_SLICE_BITS 4
+#define TBL_SLICES_MAX 16
+
+typedef struct tbl_block {
+    __m256i t[TBL_SLICES_MAX];   /* nibble j's table in both lanes of t[j] */
+} tbl_block;
+
+typedef __m256i tbl_sums;        /* qword sums */
+
+static inline tbl_sums tbl_sums_zero(void)
+{
+    return _mm256_setzero_si256();
+}
+
+static inline uint64_t tbl_sums_total(tbl_sums s)
+{
+    const __m128i x = _mm_add_epi64(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
+    return (uint64_t)_mm_cvtsi128_si64(x) + (uint64_t)_mm_extract_epi64(x, 1);
+}
+
+/* [planes by movemask] q[k] byte m: which of the block's tops have bit
+ * 8m+k (in the order t0 t4 t1 t5 t2 t6 t3 t7, the same for every plane:
+ * a top's place in the block does not matter).  Missing tops (i >= n)
+ * are taken as all ones, so that the plane of bit 63, which no ANDed part
+ * reaches (62 bits at most), is the mask of the missing tops. */
+static inline __attribute__((always_inline)) void bit_planes(const uint64_t *tops, size_t n,
+                                                              uint64_t q[8])
+{
+    const __m256i index = _mm256_set_epi64x(3, 2, 1, 0);
+    const __m256i present_a = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)n), index);
+    const __m256i present_b = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)n - 4), index);
+    const __m256i all = _mm256_set1_epi64x(-1);
+    const __m256i a = _mm256_or_si256(_mm256_maskload_epi64((const long long *)tops, present_a),
+                                      _mm256_xor_si256(present_a, all));
+    const __m256i b = _mm256_or_si256(_mm256_maskload_epi64((const long long *)tops + 4, present_b),
+                                      _mm256_xor_si256(present_b, all));
+    /* bytes of a = [t0 t1 | t2 t3], b = [t4 t5 | t6 t7] transposed: x0's
+     * qword m holds byte m of every top (m < 4), x1's byte m+4 */
+    const __m256i u0 = _mm256_unpacklo_epi8(a, b), u1 = _mm256_unpackhi_epi8(a, b);
+    const __m256i v0 = _mm256_unpacklo_epi16(u0, u1), v1 = _mm256_unpackhi_epi16(u0, u1);
+    const __m256i s0 = _mm256_permute2x128_si256(v0, v0, 0x01);
+    const __m256i s1 = _mm256_permute2x128_si256(v1, v1, 0x01);
+    const __m256i x0 = _mm256_permute2x128_si256(_mm256_unpacklo_epi32(v0, s0),
+                                                 _mm256_unpackhi_epi32(v0, s0), 0x20);
+    const __m256i x1 = _mm256_permute2x128_si256(_mm256_unpacklo_epi32(v1, s1),
+                                                 _mm256_unpackhi_epi32(v1, s1), 0x20);
+#define PLANES_OF_BIT(k)                                                                          \
+    q[k] = (uint32_t)_mm256_movemask_epi8(_mm256_slli_epi64(x0, 7 - (k)))                          \
+         | (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_slli_epi64(x1, 7 - (k))) << 32
+    PLANES_OF_BIT(0);
+    PLANES_OF_BIT(1);
+    PLANES_OF_BIT(2);
+    PLANES_OF_BIT(3);
+    PLANES_OF_BIT(4);
+    PLANES_OF_BIT(5);
+    PLANES_OF_BIT(6);
+    PLANES_OF_BIT(7);
+#undef PLANES_OF_BIT
+}
+
+/* The plane of bit b, from q. */
+static inline __attribute__((always_inline)) uint64_t plane(const uint64_t q[8], int b)
+{
+    return q[b & 7] >> (8 * (b >> 3)) & 0xff;
+}
+
+static inline __attribute__((always_inline)) void tbl_build(tbl_block *blk, const uint64_t *tops,
+                                                             size_t n, const int slices)
+{
+    uint64_t q[8];
+    bit_planes(tops, n, q);
+    const uint64_t bytes = 0x0101010101010101ull, missing = plane(q, 63) * bytes;
+    for (int j = 0; j < slices; j++) {
+        /* [tables by multiply] entry v of nibble j: the planes of v's bits
+         * ORed; each plane times the bytes v whose bit it is */
+        const uint64_t lo = missing | plane(q, 4 * j) * 0x0100010001000100ull
+                          | plane(q, 4 * j + 1) * 0x0101000001010000ull
+                          | plane(q, 4 * j + 2) * 0x0101010100000000ull;   /* v = 0..7 */
+        const uint64_t hi = lo | plane(q, 4 * j + 3) * bytes;             /* v = 8..15 */
+        blk->t[j] = _mm256_broadcastsi128_si256(_mm_set_epi64x((long long)hi, (long long)lo));
+    }
+}
+
+/* Which of the 8 tops clash with each of the 32 bottoms of the planes at
+ * p. */
+static inline __attribute__((always_inline)) __m256i clash_at(const tbl_block *blk, const uint8_t *p,
+                                                               size_t stride, const int slices)
+{
+    __m256i clash = _mm256_shuffle_epi8(blk->t[0], _mm256_loadu_si256((const __m256i *)p));
+    for (int j = 1; j < slices; j++)
+        clash = _mm256_or_si256(clash, _mm256_shuffle_epi8(blk->t[j], _mm256_loadu_si256(
+                                                                          (const __m256i *)(p + (size_t)j * stride))));
+    return clash;
+}
+
+/* [byte counts] the zero bits of each byte of clash. */
+static inline __attribute__((always_inline)) __m256i free_bits(__m256i clash)
+{
+    const __m256i ones_in = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+                                             0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
+    const __m256i low = _mm256_set1_epi8(0x0f);
+    const __m256i free = _mm256_xor_si256(clash, _mm256_set1_epi8(-1));
+    return _mm256_add_epi8(_mm256_shuffle_epi8(ones_in, _mm256_and_si256(free, low)),
+                           _mm256_shuffle_epi8(ones_in, _mm256_and_si256(_mm256_srli_epi16(free, 4), low)));
+}
+
+/* The first `live` bytes of a vector: ones, the rest zeros. */
+static const uint8_t live_bytes[64] = {
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+};
+
+static inline __attribute__((always_inline)) void tbl_sweep(const tbl_block *blk,
+                                                             const uint8_t *planes, size_t stride,
+                                                             size_t b0, size_t nb,
+                                                             const int slices, tbl_sums *sums)
+{
+    const uint8_t *p = planes + b0;
+    const __m256i zero = _mm256_setzero_si256();
+    while (nb >= 32) {
+        /* [byte counts] at most 8 a vector: 31 vectors fit a byte */
+        __m256i bytes = zero;
+        for (int round = 0; round < 31 && nb >= 32; round++, nb -= 32, p += 32)
+            bytes = _mm256_add_epi8(bytes, free_bits(clash_at(blk, p, stride, slices)));
+        *sums = _mm256_add_epi64(*sums, _mm256_sad_epu8(bytes, zero));
+    }
+    if (nb) {
+        const __m256i live = _mm256_loadu_si256((const __m256i *)(live_bytes + 32 - nb));
+        const __m256i bytes = _mm256_and_si256(live, free_bits(clash_at(blk, p, stride, slices)));
+        *sums = _mm256_add_epi64(*sums, _mm256_sad_epu8(bytes, zero));
+    }
+}
+
+#define TBL_COUNT tables_count
+#include "tables_loop.h"
+
+const qcj_joiner qcj_tables_joiner = {
+    .name = "tables",
+    .middle = QCJ_MIDDLE_CARRIED,
+    .merges_passes = 1,
+    .count = tables_count,
+};

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tables_avx512.c — the byte-table joiner ([byte tables], tables.h) of the
+ * avx512 level: nibble tables looked up by VPSHUFB, 8 tops by 64 bottoms
+ * a lookup (AVX-512 F and BW).  Tricks, named where they are used:
+ *   [nibble by lane] a block's tables are built four nibbles at once, one
+ *                    per 128-bit lane (a shuffle's reach);
+ *   [byte counts]    a byte's zero bits are counted by two shuffles of a
+ *                    popcount table, widened by PSADBW.
+ */
+#include <immintrin.h>
+
+#include "joiner.h"
+#include "tables.h"
+
+#define TBL_BLOCK 8
+#define TBL_SLICE_BITS 4
+#define TBL_SLICES_MAX 16
+
+typedef struct tbl_block {
+    __m512i t[TBL_SLICES_MAX];   /* nibble j's table in every lane of t[j] */
+} tbl_block;
+
+typedef __m512i tbl_sums;        /* qword sums */
+
+static inline tbl_sums tbl_sums_zero(void)
+{
+    return _mm512_setzero_si512();
+}
+
+static inline uint64_t tbl_sums_total(tbl_sums s)
+{
+    return (uint64_t)_mm512_reduce_add_epi64(s);
+}
+
+/* [nibble by lane] the tables of nibbles lane0..lane0+3 of a block of n
+ * (1..8) tops: 128-bit lane q holds nibble lane0+q's. */
+static inline __attribute__((always_inline)) __m512i block_lanes(const uint64_t *tops, size_t n,
+                                                                  int lane0)
+{
+    const __m512i v = _mm512_set4_epi32(0x0f0e0d0c, 0x0b0a0908, 0x07060504, 0x03020100);
+    const __m512i shift = _mm512_add_epi64(_mm512_set_epi64(12, 12, 8, 8, 4, 4, 0, 0),
+                                           _mm512_set1_epi64(4 * lane0));
+    const __m512i first_byte = _mm512_setzero_si512();
+    __m512i t = _mm512_setzero_si512();
+    for (size_t i = 0; i < 8; i++) {
+        const __m512i bit = _mm512_set1_epi8((char)(1u << i));
+        if (i >= n) {                    /* a missing top clashes with all */
+            t = _mm512_or_si512(t, bit);
+            continue;
+        }
+        /* each lane's nibble in every byte of the lane (the bits above it
+         * are another nibble's, and v, below 16, ignores them) */
+        __m512i x = _mm512_srlv_epi64(_mm512_set1_epi64((long long)tops[i]), shift);
+        x = _mm512_shuffle_epi8(x, first_byte);
+        t = _mm512_mask_add_epi8(t, _mm512_test_epi8_mask(x, v), t, bit);
+    }
+    return t;
+}
+
+static inline __attribute__((always_inline)) void tbl_build(tbl_block *b, const uint64_t *tops,
+                                                             size_t n, const int slices)
+{
+    for (int j0 = 0; j0 < slices; j0 += 4) {
+        const __m512i lanes = block_lanes(tops, n, j0);
+        b->t[j0] = _mm512_shuffle_i32x4(lanes, lanes, 0x00);
+        if (j0 + 1 < slices)
+            b->t[j0 + 1] = _mm512_shuffle_i32x4(lanes, lanes, 0x55);
+        if (j0 + 2 < slices)
+            b->t[j0 + 2] = _mm512_shuffle_i32x4(lanes, lanes, 0xaa);
+        if (j0 + 3 < slices)
+            b->t[j0 + 3] = _mm512_shuffle_i32x4(lanes, lanes, 0xff);
+    }
+}
+
+/* Which of the 8 tops clash with each of the 64 bottoms of the planes at
+ * p. */
+static inline __attribute__((always_inline)) __m512i clash_at(const tbl_block *b, const uint8_t *p,
+                                                               size_t stride, const int slices)
+{
+    __m512i clash = _mm512_shuffle_epi8(b->t[0], _mm512_loadu_si512(p));
+    for (int j = 1; j < slices; j++)
+        clash = _mm512_or_si512(clash, _mm512_shuffle_epi8(b->t[j], _mm512_loadu_si512(p + (size_t)j * stride)));
+    return clash;
+}
+
+/* [byte counts] the zero bits of the live bytes of clash, into the qword
+ * sums. */
+static inline __attribute__((always_inline)) void add_free(__m512i clash, __mmask64 live,
+                                                           tbl_sums *sums)
+{
+    const __m512i ones_in = _mm512_set4_epi32(0x04030302, 0x03020201, 0x03020201, 0x02010100);
+    const __m512i low = _mm512_set1_epi8(0x0f);
+    const __m512i free = _mm512_ternarylogic_epi32(clash, clash, clash, 0x55);
+    const __m512i lo = _mm512_and_si512(free, low);
+    const __m512i hi = _mm512_and_si512(_mm512_srli_epi16(free, 4), low);
+    const __m512i bytes = _mm512_maskz_add_epi8(live, _mm512_shuffle_epi8(ones_in, lo),
+                                                _mm512_shuffle_epi8(ones_in, hi));
+    *sums = _mm512_add_epi64(*sums, _mm512_sad_epu8(bytes, _mm512_setzero_si512()));
+}
+
+static inline __attribute__((always_inline)) void tbl_sweep(const tbl_block *b,
+                                                             const uint8_t *planes, size_t stride,
+                                                             size_t b0, size_t nb,
+                                                             const int slices, tbl_sums *sums)
+{
+    const uint8_t *p = planes + b0;
+    for (; nb >= 64; nb -= 64, p += 64)
+        add_free(clash_at(b, p, stride, slices), ~(__mmask64)0, sums);
+    if (nb)
+        add_free(clash_at(b, p, stride, slices), ((__mmask64)1 << nb) - 1u, sums);
+}
+
+#define TBL_COUNT tables_count
+#include "tables_loop.h"
+
+const qcj_joiner qcj_tables_joiner = {
+    .name = "tables",
+    .middle = QCJ_MIDDLE_CARRIED,
+    .merges_passes = 1,
+    .count = tables_count,
+};

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tables_avx512vbmi.c — the byte-table joiner ([byte tables], tables.h)
+ * of the avx512vbmi level: 7-bit slices ("septets") whose 128-byte tables
+ * VPERMI2B looks up from two registers (AVX-512 VBMI), 8 tops by 64
+ * bottoms a lookup, so a 32-bit ANDed part takes 5 lookups where nibbles
+ * take 8; VPOPCNTQ (VPOPCNTDQ) counts the pairs.  Tricks, named where they
+ * are used:
+ *   [bit planes] a block's tables are built from its 8 tops' bit planes
+ *                (one byte per bit: which tops have it), transposed by
+ *                GF2P8AFFINEQB (GFNI): entry v of a slice's table is the
+ *                OR of the planes of v's bits.
+ */
+#include <immintrin.h>
+
+#include "joiner.h"
+#include "tables.h"
+
+#define TBL_BLOCK 8
+#define TBL_SLICE_BITS 7
+#define TBL_SLICES_MAX 10
+
+typedef struct tbl_block {
+    __m512i t[2 * TBL_SLICES_MAX];   /* slice j: entries 0..63 in t[2j], 64..127 in t[2j+1] */
+} tbl_block;
+
+typedef __m512i tbl_sums;            /* qword sums */
+
+static inline tbl_sums tbl_sums_zero(void)
+{
+    return _mm512_setzero_si512();
+}
+
+static inline uint64_t tbl_sums_total(tbl_sums s)
+{
+    return (uint64_t)_mm512_reduce_add_epi64(s);
+}
+
+/* Lanes 0..63 of a table half whose index has bit t set, t < 6 (bit 6
+ * picks the half). */
+static const uint64_t lanes_with_bit[6] = {
+    0xAAAAAAAAAAAAAAAAull, 0xCCCCCCCCCCCCCCCCull, 0xF0F0F0F0F0F0F0F0ull,
+    0xFF00FF00FF00FF00ull, 0xFFFF0000FFFF0000ull, 0xFFFFFFFF00000000ull,
+};
+
+/* [bit planes] byte b of the result: which of the n (1..8) tops have bit
+ * b (bit i: top i), b < 64.  Byte m of every top is gathered into qword
+ * m, top 7 first; GF2P8AFFINEQB with the unit bytes 1, 2, 4, ... then
+ * transposes each qword's 8x8 bit matrix: byte j of qword m is the plane
+ * of bit 8m+j. */
+static inline __attribute__((always_inline)) __m512i bit_planes(const uint64_t *tops, size_t n)
+{
+    const __m512i v = _mm512_maskz_loadu_epi64((__mmask8)((1u << n) - 1u), tops);
+    const __m512i gather = _mm512_set_epi64(   /* qword m, byte k: byte m of top 7-k */
+        0x070f171f272f373full, 0x060e161e262e363eull, 0x050d151d252d353dull,
+        0x040c141c242c343cull, 0x030b131b232b333bull, 0x020a121a222a323aull,
+        0x0109111921293139ull, 0x0008101820283038ull);
+    const __m512i rows = _mm512_permutexvar_epi8(gather, v);
+    const __m512i units = _mm512_set1_epi64(0x8040201008040201ll);
+    return _mm512_gf2p8affine_epi64_epi8(units, rows, 0);
+}
+
+static inline __attribute__((always_inline)) void tbl_build(tbl_block *b, const uint64_t *tops,
+                                                             size_t n, const int slices)
+{
+    const __m512i planes = bit_planes(tops, n);
+    const __m512i missing = _mm512_set1_epi8((char)(0xffu << n));   /* clash with all */
+    for (int j = 0; j < slices; j++) {
+        __m512i lo = missing;
+        for (int bit = 0; bit < 6 && 7 * j + bit < 64; bit++)
+            lo = _mm512_or_si512(lo, _mm512_maskz_permutexvar_epi8(
+                                         lanes_with_bit[bit], _mm512_set1_epi8((char)(7 * j + bit)), planes));
+        b->t[2 * j] = lo;
+        b->t[2 * j + 1] = 7 * j + 6 < 64
+                              ? _mm512_or_si512(lo, _mm512_permutexvar_epi8(
+                                                        _mm512_set1_epi8((char)(7 * j + 6)), planes))
+                              : lo;
+    }
+}
+
+/* Which of the 8 tops clash with each of the 64 bottoms of the planes at
+ * p (the low 7 bits of each plane byte index its slice's table). */
+static inline __attribute__((always_inline)) __m512i clash_at(const tbl_block *b, const uint8_t *p,
+                                                               size_t stride, const int slices)
+{
+    __m512i clash = _mm512_permutex2var_epi8(b->t[0], _mm512_loadu_si512(p), b->t[1]);
+    for (int j = 1; j < slices; j++)
+        clash = _mm512_or_si512(clash, _mm512_permutex2var_epi8(
+                                           b->t[2 * j], _mm512_loadu_si512(p + (size_t)j * stride),
+                                           b->t[2 * j + 1]));
+    return clash;
+}
+
+/* The zero bits of the live bytes of clash, into the qword sums. */
+static inline __attribute__((always_inline)) void add_free(__m512i clash, __mmask64 live,
+                                                           tbl_sums *sums)
+{
+    const __m512i free = _mm512_maskz_ternarylogic_epi32(0xffff, clash, clash, clash, 0x55);
+    *sums = _mm512_add_epi64(*sums, _mm512_popcnt_epi64(_mm512_maskz_mov_epi8(live, free)));
+}
+
+static inline __attribute__((always_inline)) void tbl_sweep(const tbl_block *b,
+                                                             const uint8_t *planes, size_t stride,
+                                                             size_t b0, size_t nb,
+                                                             const int slices, tbl_sums *sums)
+{
+    const uint8_t *p = planes + b0;
+    for (; nb >= 64; nb -= 64, p += 64)
+        add_free(clash_at(b, p, stride, slices), ~(__mmask64)0, sums);
+    if (nb)
+        add_free(clash_at(b, p, stride, slices), ((__mmask64)1 << nb) - 1u, sums);
+}
+
+#define TBL_COUNT tables_count
+#include "tables_loop.h"
+
+const qcj_joiner qcj_tables_joiner = {
+    .name = "tables",
+    .middle = QCJ_MIDDLE_CARRIED,
+    .merges_passes = 1,
+    .count = tables_count,
+};
