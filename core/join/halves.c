@@ -11,6 +11,9 @@
  *                      h bits deposited onto S's bits (PDEP);
  *   [compress-store]   AVX-512 tests 8 pairs at once and packs the border
  *                      signatures of those that fit into the output;
+ *   [permute-store]    AVX2, which has no compress, tests 4 pairs at once
+ *                      and packs those that fit by a permutation chosen by
+ *                      their mask (a table of 16);
  *   [short lists held] a list of up to 16 stays in two registers while the
  *                      other list's entries are tested against it;
  *   [fits first]       ... all of whose fits are found before any is
@@ -18,7 +21,7 @@
  */
 #include <stdlib.h>
 
-#if defined(__BMI2__) || defined(__AVX512F__)
+#if defined(__BMI2__) || defined(__AVX2__)
 #include <immintrin.h>
 #endif
 
@@ -58,6 +61,19 @@ void qcj_splits_free(qcj_splits *sp)
     sp->count = 0;
 }
 
+#if defined(__AVX2__) && !defined(__AVX512F__)
+/* [permute-store] the dword permutation that packs the qwords of a 4-bit
+ * mask to the front. */
+static const uint32_t pack_of[16][8] = {
+    {0, 1, 2, 3, 4, 5, 6, 7}, {0, 1, 2, 3, 4, 5, 6, 7}, {2, 3, 0, 1, 4, 5, 6, 7},
+    {0, 1, 2, 3, 4, 5, 6, 7}, {4, 5, 0, 1, 2, 3, 6, 7}, {0, 1, 4, 5, 2, 3, 6, 7},
+    {2, 3, 4, 5, 0, 1, 6, 7}, {0, 1, 2, 3, 4, 5, 6, 7}, {6, 7, 0, 1, 2, 3, 4, 5},
+    {0, 1, 6, 7, 2, 3, 4, 5}, {2, 3, 6, 7, 0, 1, 4, 5}, {0, 1, 2, 3, 6, 7, 4, 5},
+    {4, 5, 6, 7, 0, 1, 2, 3}, {0, 1, 4, 5, 6, 7, 2, 3}, {2, 3, 4, 5, 6, 7, 0, 1},
+    {0, 1, 2, 3, 4, 5, 6, 7},
+};
+#endif
+
 /* The border signatures (bo | border[j]) of the second-list entries j with
  * (in & inner[j]) == 0 and (border[j] & avoid) == 0, written to out;
  * returns how many.  out has room for len + 8 entries (the vector version
@@ -79,6 +95,29 @@ static inline size_t pair_one(uint64_t in, uint64_t bo, const uint64_t *inner,
          * compress straight to memory is slow on some cores) */
         _mm512_storeu_si512(out + o, _mm512_maskz_compress_epi64(fit, _mm512_or_si512(b, vbo)));
         o += (size_t)__builtin_popcount(fit);
+    }
+#elif defined(__AVX2__)
+    const __m256i vin = _mm256_set1_epi64x((long long)in), vbo = _mm256_set1_epi64x((long long)bo);
+    const __m256i vavoid = _mm256_set1_epi64x((long long)avoid), zero = _mm256_setzero_si256();
+    const __m256i lane = _mm256_set_epi64x(3, 2, 1, 0);
+    for (size_t j = 0; j < len; j += 4) {
+        __m256i w, b, live = _mm256_set1_epi64x(-1);
+        if (len - j >= 4) {
+            w = _mm256_loadu_si256((const __m256i *)(inner + j));
+            b = _mm256_loadu_si256((const __m256i *)(border + j));
+        } else {                           /* the tail: lanes past len off */
+            live = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(len - j)), lane);
+            w = _mm256_maskload_epi64((const long long *)(inner + j), live);
+            b = _mm256_maskload_epi64((const long long *)(border + j), live);
+        }
+        const __m256i clash = _mm256_or_si256(_mm256_and_si256(vin, w), _mm256_and_si256(vavoid, b));
+        const __m256i fit = _mm256_and_si256(live, _mm256_cmpeq_epi64(clash, zero));
+        const int mask = _mm256_movemask_pd(_mm256_castsi256_pd(fit));
+        /* [permute-store] */
+        const __m256i packed = _mm256_permutevar8x32_epi32(
+            _mm256_or_si256(b, vbo), _mm256_loadu_si256((const __m256i *)pack_of[mask]));
+        _mm256_storeu_si256((__m256i *)(out + o), packed);
+        o += (size_t)__builtin_popcount((unsigned)mask);
     }
 #else
     for (size_t j = 0; j < len; j++) {
@@ -161,6 +200,39 @@ int qcj_halves_of(const qcj_rank *r, const qcj_splits *sp, const qcj_side *s, ui
                 _mm512_storeu_si512(dst + first,
                                     _mm512_maskz_compress_epi64((__mmask8)(f >> 8), _mm512_or_si512(v1, vbo)));
                 len += (size_t)__builtin_popcount(f);
+            }
+            continue;
+        }
+#elif defined(__AVX2__)
+        if (nb <= 8) {
+            /* [short lists held] as AVX-512's, two vectors of 4 */
+            const __m256i lane = _mm256_set_epi64x(3, 2, 1, 0), zero = _mm256_setzero_si256();
+            const __m256i live0 = _mm256_cmpgt_epi64(_mm256_set1_epi64x(nb), lane);
+            const __m256i live1 = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)nb - 4), lane);
+            const __m256i vavoid = _mm256_set1_epi64x((long long)avoid);
+            const __m256i w0 = _mm256_maskload_epi64((const long long *)in_b, live0);
+            const __m256i w1 = _mm256_maskload_epi64((const long long *)in_b + 4, live1);
+            const __m256i v0 = _mm256_maskload_epi64((const long long *)bo_b, live0);
+            const __m256i v1 = _mm256_maskload_epi64((const long long *)bo_b + 4, live1);
+            const __m256i ok0 = _mm256_and_si256(live0, _mm256_cmpeq_epi64(_mm256_and_si256(v0, vavoid), zero));
+            const __m256i ok1 = _mm256_and_si256(live1, _mm256_cmpeq_epi64(_mm256_and_si256(v1, vavoid), zero));
+            for (uint32_t e = 0; e < na; e++) {
+                if (bo_a[e] & avoid)
+                    continue;
+                const __m256i vin = _mm256_set1_epi64x((long long)in_a[e]);
+                const __m256i vbo = _mm256_set1_epi64x((long long)(bo_a[e] | mark));
+                const int m0 = _mm256_movemask_pd(_mm256_castsi256_pd(
+                    _mm256_and_si256(ok0, _mm256_cmpeq_epi64(_mm256_and_si256(vin, w0), zero))));
+                _mm256_storeu_si256((__m256i *)(o + len), _mm256_permutevar8x32_epi32(
+                    _mm256_or_si256(v0, vbo), _mm256_loadu_si256((const __m256i *)pack_of[m0])));
+                len += (size_t)__builtin_popcount((unsigned)m0);
+                if (nb > 4) {
+                    const int m1 = _mm256_movemask_pd(_mm256_castsi256_pd(
+                        _mm256_and_si256(ok1, _mm256_cmpeq_epi64(_mm256_and_si256(vin, w1), zero))));
+                    _mm256_storeu_si256((__m256i *)(o + len), _mm256_permutevar8x32_epi32(
+                        _mm256_or_si256(v1, vbo), _mm256_loadu_si256((const __m256i *)pack_of[m1])));
+                    len += (size_t)__builtin_popcount((unsigned)m1);
+                }
             }
             continue;
         }

@@ -44,4 +44,20 @@ void qcj_splits_free(qcj_splits *sp);
 int qcj_halves_of(const qcj_rank *r, const qcj_splits *sp, const qcj_side *s, uint32_t set,
                   uint64_t avoid, uint64_t mark, qcj_vec *out, size_t *len, uint64_t *tested);
 
+/* qcj_halves_of at any level (the tests: each level's vector code). */
+QC_ISA_DECLARE(int, qcj_halves_of,
+               (const qcj_rank *r, const qcj_splits *sp, const qcj_side *s, uint32_t set,
+                uint64_t avoid, uint64_t mark, qcj_vec *out, size_t *len, uint64_t *tested));
+
+static inline int qcj_halves_of_at(qc_isa_level level, const qcj_rank *r, const qcj_splits *sp,
+                                   const qcj_side *s, uint32_t set, uint64_t avoid, uint64_t mark,
+                                   qcj_vec *out, size_t *len, uint64_t *tested)
+{
+    static int (*const at_level[QC_ISA_LEVELS_])(const qcj_rank *, const qcj_splits *,
+                                                 const qcj_side *, uint32_t, uint64_t, uint64_t,
+                                                 qcj_vec *, size_t *, uint64_t *) = {
+        QC_ISA_TABLE(qcj_halves_of)};
+    return at_level[level](r, sp, s, set, avoid, mark, out, len, tested);
+}
+
 #endif

@@ -119,9 +119,17 @@ static void slow_halves(const qcj_geometry *g, int r0, int r1, int row, int *col
 }
 
 /* The halves of each column set, built by joining bands, against the
- * textbook enumeration: every unit pattern, both sides, every set. */
+ * textbook enumeration: every unit pattern, both sides, every set, each
+ * time at a level this CPU runs drawn at random (their vector code). */
 static void test_halves(void)
 {
+    static const char *const names[] = {"portable", "avx2", "avx512", "avx512vbmi", "neon"};
+    qc_isa_level levels[8];
+    int nlevels = 0;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (qc_isa_select(names[i]) == QC_OK)
+            levels[nlevels++] = qc_isa_current();
+    qc_isa_select(NULL);
     static qcj_rank rk;
     qcj_rank_init(&rk);
     /* every set up to N=11; then a sample of sets on boards whose band
@@ -164,8 +172,10 @@ static void test_halves(void)
                         for (size_t i = 0; pre && i < kept; i++)
                             pre[i] = ~(uint64_t)i;
                         size_t len = kept;
-                        int hr = qcj_halves_of(&rk, &sp[bottom], &side, qcj_squeeze(&g, pattern, set),
-                                               avoid, avoid, &out, &len, &tested);
+                        const qc_isa_level level = levels[next_random() % (uint64_t)nlevels];
+                        int hr = qcj_halves_of_at(level, &rk, &sp[bottom], &side,
+                                                  qcj_squeeze(&g, pattern, set), avoid, avoid, &out,
+                                                  &len, &tested);
                         CHECK(hr == QC_OK, "n=%d m=%d: halves not built", n, m);
                         slow_sum got = {len - kept, 0}, want = {0, 0};
                         for (size_t i = 0; i < kept && hr == QC_OK; i++)
