@@ -97,6 +97,15 @@ static inline int qcj_key_bits(int n)
     return k > 16 ? 16 : k;
 }
 
+/* [middle carried] How the byte tables treat odd N's middle queen
+ * (join/joiner.h): carried in the bottoms, all middle columns of one
+ * weight joined in one pass (QCJ_MIDDLE_CARRIED), or spared, one pass per
+ * column with the tops that spare it (QCJ_MIDDLE_SPARED).  Changes the
+ * work reported, never a count.  Measured: see docs/PERFORMANCE.md. */
+#ifndef QCJ_TABLES_MIDDLE
+#define QCJ_TABLES_MIDDLE QCJ_MIDDLE_CARRIED
+#endif
+
 /* Units the plan aims at: a pattern whose estimated cost passes
  * 1/QCJ_UNIT_TARGET of the board's is cut into slices of its column sets,
  * so that no unit holds more than that share and work spreads evenly over

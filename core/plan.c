@@ -127,6 +127,27 @@ int qc_plan_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
     return rc;
 }
 
+int qc_plan_recount_unit(const qc_plan *plan, size_t unit, qc_tally *out, const char **how)
+{
+    out->solutions = 0;
+    out->placements = 0;
+    if (how)
+        *how = "none";
+    if (unit >= plan->unit_count)
+        return QC_EINVAL;
+    if (!plan->ops->recount_unit)
+        return QC_ENOTSUP;
+    const char *path = "none";
+    int rc = plan->ops->recount_unit(plan, unit, out, &path);
+    if (rc != QC_OK) {
+        out->solutions = 0;   /* a failed unit counts nothing */
+        out->placements = 0;
+    }
+    if (how)
+        *how = path;
+    return rc;
+}
+
 double qc_plan_unit_cost(const qc_plan *plan, size_t unit)
 {
     if (unit >= plan->unit_count)

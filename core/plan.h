@@ -22,6 +22,9 @@ typedef struct qc_engine_ops {
      * *out may hold part of a count: qc_plan_count_unit zeroes it, as a
      * failed unit counts nothing. */
     int (*count_unit)(const qc_plan *plan, size_t unit, qc_tally *out);
+    /* Counts one unit by a second path (qc_plan_recount_unit), as
+     * count_unit; *how names it.  NULL: the engine has none. */
+    int (*recount_unit)(const qc_plan *plan, size_t unit, qc_tally *out, const char **how);
     /* The unit's estimated work, relative (qc_plan_unit_cost); NULL: the
      * engine does not estimate, every unit counts 1. */
     double (*unit_cost)(const qc_plan *plan, size_t unit);

@@ -119,6 +119,17 @@ int qc_plan_count_unit(const qc_plan *plan, size_t unit, qc_tally *out);
  * millisecond and returns QC_ESTOP with *out zero, never a partial count.
  * Returns QC_ESTOP too when *stop is already set on entry. */
 int qc_plan_count_unit_until(const qc_plan *plan, size_t unit, const int *stop, qc_tally *out);
+/* Counts unit `unit` again by a path that shares no pair-counting code
+ * with qc_plan_count_unit's, to audit a recorded tally: a join unit by its
+ * AND loop (one AND per pair of halves) at the portable level, instead of
+ * the byte tables at the running level.  The solutions are the same; the
+ * work (placements) is too on even N, and may differ on odd N, whose
+ * middle queen the AND loop treats otherwise.  Returns as
+ * qc_plan_count_unit, and QC_ENOTSUP for the
+ * other engines, which have no second path (recount them at another
+ * instruction-set level: qc_isa_select).  *how, when how is not NULL,
+ * says which path counted (a static string). */
+int qc_plan_recount_unit(const qc_plan *plan, size_t unit, qc_tally *out, const char **how);
 
 /* ---- fundamental solutions ----------------------------------------- */
 

@@ -330,6 +330,18 @@ static int join_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
     return rc;
 }
 
+/* [independent recount] the AND loop at the portable level: none of the
+ * byte tables' code, nor any level's vector code (qc_plan_recount_unit). */
+static int join_recount_unit(const qc_plan *plan, size_t unit, qc_tally *out, const char **how)
+{
+    const qcj_plan *data = plan->engine_data;
+    qcj_scratch *sc = qcj_pool_take(data->pool);
+    int rc = sc ? qcj_count_unit_at(QC_ISA_PORTABLE, data, unit, sc, QCJ_JOIN_AND, out) : QC_ENOMEM;
+    qcj_pool_give(data->pool, sc);
+    *how = "join AND loop, portable level";
+    return rc;
+}
+
 static double join_unit_cost(const qc_plan *plan, size_t unit)
 {
     const qcj_plan *data = plan->engine_data;
@@ -342,23 +354,41 @@ static void join_release(qc_plan *plan)
         plan_free(plan->engine_data);
 }
 
+int qcj_plan_create_with(qc_plan **out, int n, const qcj_settings *s)
+{
+    *out = NULL;
+    if (n < QC_N_MIN || n > QC_N_MAX)
+        return QC_EINVAL;
+    qc_plan *plan = calloc(1, sizeof *plan);
+    if (!plan)
+        return QC_ENOMEM;
+    *plan = (qc_plan){.n = n, .engine = QC_ENGINE_JOIN, .ops = &qc_join_ops};
+    int rc = join_build_with(plan, s);
+    if (rc != QC_OK) {
+        free(plan);
+        return rc;
+    }
+    *out = plan;
+    return QC_OK;
+}
+
 int qcj_count_with(int n, const qcj_settings *s, qc_u128 *total, qc_u128 *work)
 {
-    qc_plan plan = {.n = n, .engine = QC_ENGINE_JOIN, .ops = &qc_join_ops};
-    int rc = join_build_with(&plan, s);
+    qc_plan *plan;
+    int rc = qcj_plan_create_with(&plan, n, s);
     if (rc != QC_OK)
         return rc;
     *total = 0;
-    for (size_t u = 0; u < plan.unit_count && rc == QC_OK; u++) {
+    for (size_t u = 0; u < plan->unit_count && rc == QC_OK; u++) {
         qc_tally t;
-        rc = join_count_unit(&plan, u, &t);
+        rc = qc_plan_count_unit(plan, u, &t);
         if (rc == QC_OK) {
             *total += t.solutions;
             if (work)
                 *work += t.placements;
         }
     }
-    join_release(&plan);
+    qc_plan_free(plan);
     return rc;
 }
 
@@ -366,6 +396,7 @@ const qc_engine_ops qc_join_ops = {
     .name = "join",
     .build = join_build,
     .count_unit = join_count_unit,
+    .recount_unit = join_recount_unit,
     .unit_cost = join_unit_cost,
     .release = join_release,
 };

@@ -14,6 +14,7 @@
 #include "geometry.h"
 #include "halves.h"
 #include "joiner.h"
+#include "qcount.h"
 #include "scratch.h"
 #include "shared.h"
 
@@ -58,6 +59,10 @@ typedef struct qcj_settings {
 
 /* The default plan's settings for board size n. */
 qcj_settings qcj_settings_of(int n);
+
+/* A join plan of the n-board with settings s into *out (qc_plan_free
+ * frees it).  Returns QC_OK, QC_EINVAL or QC_ENOMEM. */
+int qcj_plan_create_with(qc_plan **out, int n, const qcj_settings *s);
 
 /* Counts the n-board on this thread with settings s into *total; adds the
  * work reported to *work when not NULL.  Returns QC_OK or an error

@@ -24,11 +24,17 @@
 #ifndef QCJ_TABLES_LOOP_H
 #define QCJ_TABLES_LOOP_H
 
+#include "config.h"
 #include "joiner.h"
 #include "qcount.h"
 #include "tables.h"
 
 #define TBL_INLINE static inline __attribute__((always_inline))
+
+/* [middle carried] How odd N's middle queen is treated (joiner.h): carried
+ * in the bottoms, the passes of one weight merged, on every level (see
+ * config.h, QCJ_TABLES_MIDDLE, for the measurements). */
+#define TBL_MIDDLE QCJ_TABLES_MIDDLE
 
 #ifndef TBL_PLANES
 #define TBL_PLANES(low, len, slices, planes, stride) \

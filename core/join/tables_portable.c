@@ -117,7 +117,7 @@ static inline __attribute__((always_inline)) void tbl_sweep(const tbl_block *blk
 
 const qcj_joiner qcj_tables_joiner = {
     .name = "tables",
-    .middle = QCJ_MIDDLE_CARRIED,
-    .merges_passes = 1,
+    .middle = TBL_MIDDLE,
+    .merges_passes = TBL_MIDDLE == QCJ_MIDDLE_CARRIED,
     .count = tables_count,
 };

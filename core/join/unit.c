@@ -236,14 +236,15 @@ static int count_keys(unit_walk *w, uint32_t slice, uint32_t slices, const int *
     return QC_OK;
 }
 
-int QC_LEVEL(qcj_count_unit)(const qcj_plan *p, size_t unit, qcj_scratch *sc, qc_tally *out)
+int QC_LEVEL(qcj_count_unit)(const qcj_plan *p, size_t unit, qcj_scratch *sc,
+                             qcj_joiner_kind joiner, qc_tally *out)
 {
     const qcj_geometry *g = &p->geo;
     const int *stop = qc_stop_flag;
     const qcj_unit_ref ref = p->unit[unit];
     const uint32_t slices = p->slices[ref.pattern];
     unit_walk w = {.p = p, .sc = sc, .sides = sc->side, .q = p->pattern[ref.pattern],
-                   .joiner = qcj_level_joiner(p->joiner),
+                   .joiner = qcj_level_joiner(joiner),
                    .shape = {.key_bits = g->key_bits, .bits = g->and_bits}};
     w.rest = p->block & ~w.q;
     uint64_t placed = 0;

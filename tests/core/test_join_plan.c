@@ -353,6 +353,42 @@ static void test_plan_reuse(const known_count *known)
     }
 }
 
+/* [independent recount] Every unit of N=1..14 recounted by the AND loop
+ * at the portable level: the same solutions, the same work on even N;
+ * engines without a second path say so. */
+static void test_recount(void)
+{
+    for (int n = 1; n <= 14; n++) {
+        qc_plan *p;
+        if (qc_plan_create(&p, n, QC_ENGINE_JOIN) != QC_OK) {
+            CHECK(0, "n=%d: plan not built", n);
+            continue;
+        }
+        size_t differ = 0, work_differs = 0;
+        for (size_t u = 0; u < qc_plan_unit_count(p); u++) {
+            qc_tally a, b;
+            const char *how = NULL;
+            CHECK(qc_plan_count_unit(p, u, &a) == QC_OK && qc_plan_recount_unit(p, u, &b, &how) == QC_OK
+                  && how && strstr(how, "AND loop"), "n=%d unit %zu", n, u);
+            differ += a.solutions != b.solutions;
+            work_differs += a.placements != b.placements;
+        }
+        CHECK(differ == 0 && (n % 2 || work_differs == 0), "n=%d: %zu units recount otherwise", n,
+              differ);
+        qc_tally t;
+        CHECK(qc_plan_recount_unit(p, qc_plan_unit_count(p), &t, NULL) == QC_EINVAL);
+        qc_plan_free(p);
+    }
+    qc_plan *e;
+    if (qc_plan_create(&e, 10, QC_ENGINE_EIGHTFOLD) == QC_OK) {
+        qc_tally t = {1, 1};
+        const char *how = NULL;
+        CHECK(qc_plan_recount_unit(e, 0, &t, &how) == QC_ENOTSUP && t.solutions == 0
+              && !strcmp(how, "none"), "eightfold has no second path");
+        qc_plan_free(e);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -367,5 +403,6 @@ int main(int argc, char **argv)
     test_slices(known);
     test_split_build();
     test_plan_reuse(known);
+    test_recount();
     return check_report("join plan");
 }
