@@ -59,18 +59,20 @@
  * one column set's halves at a time; so m bounds a unit's memory (the
  * larger m, the fewer columns each band may use) and sets how many units
  * there are to spread over threads and ranks.  m = N-10 up to N=18, then
- * N-8 (N=19: 782 patterns, N=20: 1049, N=24: 16159).  Measured peaks (one
- * thread, whole process, its first and largest units; all but N=26
- * measured before the byte tables): N=16 9 MiB, N=18 23 MiB, N=20 16 MiB,
- * N=22 62 MiB, N=23 77 MiB, N=24 150 MiB, N=26 965 MiB; on samples of every K-th unit (bench/sample.c, whose halves of one
- * column set can be larger): N=22 298 MiB, N=23 334 MiB, N=24 556 MiB.  At most 20 (the
- * plan lists the 2^m patterns once).  Shapes the units: part of the plan's
- * fingerprint. */
+ * N-8 to N=24 (N=19: 782 patterns, N=20: 1049, N=24: 16159).  From N=25
+ * the bands have 6 and 7 rows and their lists, not the halves, are a
+ * unit's memory (16 bytes a placement): N-6 at N=25 and 26, N-4 from 27
+ * (at most 24 - N%2: the plan lists 2^m patterns).  Measured band lists
+ * of the largest unit (plan order), one side's two bands each: N=26 at
+ * m=18 13.0 + 2.0 million placements a side, at m=20 6.7 + 1.2 million;
+ * N=27 at m=19 13.0 and 23.0 million, at m=21 6.7 and 12.5, N=28 at m=20
+ * 23.0 + 23.0, at m=22 12.5 + 12.5; peaks: docs/PERFORMANCE.md.  Shapes
+ * the units: part of the plan's fingerprint. */
 static inline int qcj_unit_cols(int n)
 {
-    int m = n <= 18 ? n - 10 : n - 8;
-    if (m > 20)
-        m = 20 - n % 2;                 /* keeps the parity of N */
+    int m = n <= 18 ? n - 10 : n <= 24 ? n - 8 : n <= 26 ? n - 6 : n - 4;
+    if (m > 24 - n % 2)
+        m = 24 - n % 2;                 /* keeps the parity of N */
     return m < n % 2 ? n % 2 : m;
 }
 
@@ -107,14 +109,29 @@ static inline int qcj_key_bits(int n)
 #endif
 
 /* Units the plan aims at: a pattern whose estimated cost passes
- * 1/QCJ_UNIT_TARGET of the board's is cut into slices of its column sets,
- * so that no unit holds more than that share and work spreads evenly over
- * many threads and ranks (the slices share the pattern's band lists:
- * join/shared.c).  Measured with the balance report (bench/balance.c, the
- * speed-up a greedy schedule of the measured unit times allows at 64
- * workers): see README, "Balance".  Shapes the units: part of the plan's
- * fingerprint wherever it cuts a pattern. */
+ * 1/target of the board's is cut into slices of its column sets, so that
+ * no unit holds more than that share and work spreads evenly over many
+ * threads and ranks (the slices share the pattern's band lists:
+ * join/shared.c).  4096 up to N=25 (measured with the balance report,
+ * bench/balance.c: the speed-up a greedy schedule of the measured unit
+ * times allows at 64 workers, docs/PERFORMANCE.md).  From N=26, 11 times
+ * as many per step of N, as the board's work grows (Q(N+1)/Q(N) is 10-12
+ * there), so that no unit passes about 30 minutes of one core at N=27
+ * and 28 (a checkpoint's grain, and balance over 10^4 cores); no more
+ * past N=28 (N=28: 6.9 million units, a plan of ~200 MiB).  Shapes the
+ * units: part of the plan's fingerprint wherever it cuts a pattern. */
 #define QCJ_UNIT_TARGET 4096
+#define QCJ_UNIT_GROWTH_FROM_N 26
+#define QCJ_UNIT_GROWTH_TO_N 28
+#define QCJ_UNIT_GROWTH 11
+
+static inline double qcj_unit_target(int n)
+{
+    double target = QCJ_UNIT_TARGET;
+    for (int i = QCJ_UNIT_GROWTH_FROM_N; i <= n && i <= QCJ_UNIT_GROWTH_TO_N; i++)
+        target *= QCJ_UNIT_GROWTH;
+    return target;
+}
 
 /* [band cost] The cost of listing a pattern's bands, as a share of the
  * mean pattern's estimated cost: measured 9% at N=16, 3% at N=17, 6% at
@@ -132,6 +149,17 @@ static inline int qcj_key_bits(int n)
  * run), and entries whose buffers are kept for the next pattern. */
 #define QCJ_SHARED_IDLE (2 * QCJ_SHARED_AHEAD)
 #define QCJ_SHARED_SPARES 4
+
+/* [in place] [outside quota] From this N a band is listed in two walks,
+ * counting then placing (join/bands.c), so no unsorted copy is held: 16
+ * bytes a placement at the peak instead of 36, for twice the walk (a few
+ * percent of a unit from N=25 on); and without the placements no half can
+ * use, which the wide blocks of N >= 25 make most of an unbalanced side's
+ * (N=28, a side with 14 of M's 24 columns: 1.5 million placements a band
+ * instead of 20.9).  Below it the lists and the work reported stay as
+ * they were.  Changes memory, time and the work reported (the queens the
+ * listing places), never a count. */
+#define QCJ_BANDS_IN_PLACE_FROM_N 25
 
 /* The largest rank table a band may have (entries): keeps a unit's memory
  * bounded whatever N; the split above stays far below it (2^26 entries of

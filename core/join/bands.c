@@ -12,6 +12,16 @@
  *   [squeezed columns] column sets are kept over the t columns a side may
  *                      use, so ranks and tables stay small (geometry.h);
  *   [last row at once] a band's last row is written out in one loop;
+ *   [in place]         a large band (N >= QCJ_BANDS_IN_PLACE_FROM_N) is
+ *                      walked twice, first to count each rank's placements,
+ *                      then to write each where it belongs, so that no
+ *                      unsorted copy (20 bytes a placement) is ever held;
+ *   [outside quota]    a half of a side with pattern p uses h-|p| columns
+ *                      outside M (one more for odd N's bottom, whose middle
+ *                      queen may take one of p's), so a band placement with
+ *                      more is never paired: from the same N, the walk
+ *                      leaves them out (a side all but inside M then lists
+ *                      a fraction of its placements);
  *   [stop check]       the walk reads the thread's stop flag.
  */
 #include <stdlib.h>
@@ -23,6 +33,11 @@
 
 typedef struct band_out {
     qcj_vec *tmp;          /* [0] squeezed sets, [1] inner, [2] border */
+    /* [in place] set: the walk counts (placing 0) or places (1) the
+     * placements into band by rank instead of appending them to tmp */
+    const qcj_rank *rank;
+    qcj_band *band;
+    int placing;
     size_t len;
     int failed;
     int stopped;           /* the stop flag rose during the walk */
@@ -34,6 +49,22 @@ typedef struct band_out {
 static void emit_row(band_out *o, const qcj_geometry *g, int r, const uint32_t *squeezed_of,
                      uint32_t free, uint32_t sq, uint64_t inner, uint64_t border)
 {
+    if (o->rank) {                      /* [in place] */
+        uint32_t *offsets = o->band->offsets;
+        for (; free; free &= free - 1) {
+            const int c = __builtin_ctz(free);
+            const uint32_t k = qcj_rank_of(o->rank, sq | squeezed_of[c]);
+            if (o->placing) {
+                const uint32_t at = offsets[k + 1]++;
+                o->band->inner[at] = inner | g->inner_sig[r][c];
+                o->band->border[at] = border | g->cell_sig[r][c];
+            } else {
+                offsets[k + 1]++;
+            }
+            o->len++;
+        }
+        return;
+    }
     size_t more = o->len + (size_t)__builtin_popcount(free);
     uint32_t *sets = qcj_vec_reserve(&o->tmp[0], more * sizeof *sets);
     uint64_t *in = qcj_vec_reserve(&o->tmp[1], more * sizeof *in);
@@ -53,12 +84,23 @@ static void emit_row(band_out *o, const qcj_geometry *g, int r, const uint32_t *
     o->len = at;
 }
 
-/* Every placement of rows [r0, r1) on the columns `allowed`, into o (a
+/* Every placement of rows [r0, r1) on the columns `allowed` with at most
+ * `quota` queens on the columns `outside` ([outside quota]), into o (a
  * depth-first walk with the usual column and diagonal masks). */
 static void band_walk(band_out *o, const qcj_geometry *g, int r0, int r1, uint32_t allowed,
-                      const uint32_t *squeezed_of, uint64_t *placed)
+                      uint32_t outside, int quota, const uint32_t *squeezed_of, uint64_t *placed)
 {
-    if (r0 == r1) {                     /* no rows: one empty placement */
+    if (r0 == r1 && o->rank) {          /* no rows: one empty placement */
+        if (o->placing) {
+            const uint32_t at = o->band->offsets[1]++;
+            o->band->inner[at] = o->band->border[at] = 0;
+        } else {
+            o->band->offsets[1]++;
+        }
+        o->len++;
+        return;
+    }
+    if (r0 == r1) {
         uint32_t *sets = qcj_vec_reserve(&o->tmp[0], (o->len + 1) * sizeof *sets);
         uint64_t *in = qcj_vec_reserve(&o->tmp[1], (o->len + 1) * sizeof *in);
         uint64_t *bo = qcj_vec_reserve(&o->tmp[2], (o->len + 1) * sizeof *bo);
@@ -73,12 +115,14 @@ static void band_walk(band_out *o, const qcj_geometry *g, int r0, int r1, uint32
     }
     uint32_t cols[32], dl[32], dr[32], todo[32], sq[32];
     uint64_t inner[32], border[32];
+    int used[32];                       /* queens outside so far */
     uint64_t nodes = 0;
     int d = 0;
     const int last = r1 - r0 - 1;
     cols[0] = dl[0] = dr[0] = sq[0] = 0;
     inner[0] = border[0] = 0;
-    todo[0] = allowed;
+    used[0] = 0;
+    todo[0] = quota > 0 ? allowed : allowed & ~outside;
     while (d >= 0 && !o->failed) {
         uint32_t t = todo[d];
         if (t == 0) {
@@ -108,24 +152,69 @@ static void band_walk(band_out *o, const qcj_geometry *g, int r0, int r1, uint32
         sq[d + 1] = sq[d] | squeezed_of[c];
         inner[d + 1] = inner[d] | g->inner_sig[r0 + d][c];
         border[d + 1] = border[d] | g->cell_sig[r0 + d][c];
+        used[d + 1] = used[d] + ((outside & bit) != 0);
         d++;
-        todo[d] = allowed & ~(cols[d] | dl[d] | dr[d]);
+        /* [outside quota] */
+        todo[d] = (used[d] < quota ? allowed : allowed & ~outside) & ~(cols[d] | dl[d] | dr[d]);
     }
     *placed += nodes;
 }
 
+/* [in place] Enumerates the band of rows [r0, r1) into b, counting each
+ * rank's placements on a first walk and writing them on a second. */
+static int band_build_in_place(const qcj_geometry *g, const qcj_rank *r, int r0, int r1,
+                               uint32_t allowed, uint32_t outside, int quota,
+                               const uint32_t *squeezed_of, uint32_t ranks, qcj_band *b,
+                               const int *stop, uint64_t *placed)
+{
+    b->offsets = qcj_vec_reserve(&b->mem_offsets, ((size_t)ranks + 1) * sizeof *b->offsets);
+    if (!b->offsets)
+        return QC_ENOMEM;
+    memset(b->offsets, 0, ((size_t)ranks + 1) * sizeof *b->offsets);
+    band_out o = {.rank = r, .band = b, .stop = stop};
+    uint64_t walked = 0;
+    band_walk(&o, g, r0, r1, allowed, outside, quota, squeezed_of, &walked);
+    if (o.stopped)
+        return QC_ESTOP;
+    if (o.len >= UINT32_MAX)
+        return QC_ENOMEM;
+    const size_t len = o.len;
+    b->inner = qcj_vec_reserve(&b->mem_inner, (len ? len : 1) * sizeof *b->inner);
+    b->border = qcj_vec_reserve(&b->mem_border, (len ? len : 1) * sizeof *b->border);
+    if (!b->inner || !b->border)
+        return QC_ENOMEM;
+    /* offsets[k+1] held rank k's count: prefix sums, then one place up,
+     * make it rank k's start, the fill pointer of the placing walk, which
+     * leaves it at rank k's end, rank k+1's start */
+    for (uint32_t k = 1; k < ranks; k++)
+        b->offsets[k + 1] += b->offsets[k];
+    for (uint32_t k = ranks; k > 0; k--)
+        b->offsets[k] = b->offsets[k - 1];
+    b->offsets[0] = 0;
+    o.placing = 1;
+    o.len = 0;
+    band_walk(&o, g, r0, r1, allowed, outside, quota, squeezed_of, &walked);
+    if (o.stopped)
+        return QC_ESTOP;
+    *placed += walked / 2;              /* the work of one walk: as listed */
+    return QC_OK;
+}
+
 /* Enumerates the band of rows [r0, r1) and sorts it by rank into b. */
 static int band_build(const qcj_geometry *g, const qcj_rank *r, int r0, int r1, uint32_t allowed,
-                      const uint32_t *squeezed_of, int t, qcj_band *b, qcj_vec tmp[3],
-                      const int *stop, uint64_t *placed)
+                      uint32_t outside, int quota, const uint32_t *squeezed_of, int t,
+                      qcj_band *b, qcj_vec tmp[3], const int *stop, uint64_t *placed)
 {
     const int rows = r1 - r0;
     b->rows = rows;
     if (rows > 16 || t > 32 || r->binom[t][rows] >= QCJ_RANKS_MAX)
         return QC_ENOMEM;
     const uint32_t ranks = r->binom[t][rows];
-    band_out o = {tmp, 0, 0, 0, stop};
-    band_walk(&o, g, r0, r1, allowed, squeezed_of, placed);
+    if (g->bands_in_place)
+        return band_build_in_place(g, r, r0, r1, allowed, outside, quota, squeezed_of, ranks, b,
+                                   stop, placed);
+    band_out o = {.tmp = tmp, .stop = stop};
+    band_walk(&o, g, r0, r1, allowed, outside, quota, squeezed_of, placed);
     if (o.stopped)
         return QC_ESTOP;
     if (o.failed || o.len >= UINT32_MAX)
@@ -170,7 +259,13 @@ int qcj_side_build_band(const qcj_geometry *g, const qcj_rank *r, int bottom, in
         squeezed_of[c] = c < n && (allowed >> c & 1u) ? qcj_squeeze(g, pattern, 1u << c) : 0;
     const int split = g->split[bottom];
     const int r0 = band ? split : bottom ? g->b0 : 0, r1 = !band ? split : bottom ? n : g->h;
-    return band_build(g, r, r0, r1, allowed, squeezed_of, t, &s->band[band], tmp, stop, placed);
+    /* [outside quota] with the large bands alone: below, every placement
+     * is listed, and the work reported stays what it was */
+    const uint32_t outside = qck_full_mask(n) & ~qcj_block(g);
+    const int quota = g->bands_pruned ? g->h - __builtin_popcount(pattern) + (bottom && n % 2)
+                                        : r1 - r0;
+    return band_build(g, r, r0, r1, allowed, outside, quota, squeezed_of, t, &s->band[band], tmp,
+                      stop, placed);
 }
 
 int qcj_side_build(const qcj_geometry *g, const qcj_rank *r, int bottom, uint32_t pattern,

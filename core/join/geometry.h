@@ -49,6 +49,8 @@ typedef struct qcj_geometry {
     int wide;         /* 1: the key sits at bits 64-k.., 0: at bits 32.. */
     int and_bits;     /* the ANDed part: signature bits 0..and_bits-1     */
     int band_rows;    /* rows of each half's outer band, h/2               */
+    int bands_in_place; /* list bands in two walks, no unsorted copy (bands.c) */
+    int bands_pruned; /* list no placement a half cannot use ([outside quota]) */
     int split[2];     /* first row of the second band: top, bottom         */
     uint64_t cell_sig[32][32];   /* [row][col]: the border diagonals of a queen */
     uint64_t inner_sig[32][32];  /* [row][col]: its diagonals crossing its half's split */

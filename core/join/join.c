@@ -92,29 +92,40 @@ static void plan_free(qcj_plan *data)
 }
 
 /* The patterns that can hold a counted set, biggest first, into
- * data->pattern, with their costs into *cost (to free). */
+ * data->pattern, with their costs into *cost (to free).  A first pass
+ * marks them in a bitmap, so that the sort holds them alone, not all 2^m
+ * candidates (2^24 at N=28). */
 static int list_patterns(qcj_plan *data, double **cost)
 {
     const qcj_geometry *g = &data->geo;
     const int m = qcj_block_cols(g);
-    unit_order *order = malloc(sizeof *order << m);
-    if (!order)
+    const size_t candidates = (size_t)1 << m;
+    uint64_t *held = calloc((candidates + 63) / 64, sizeof *held);
+    if (!held)
         return QC_ENOMEM;
     size_t count = 0;
-    for (uint32_t bits = 0; bits < 1u << m; bits++) {
-        uint32_t q = bits << g->unit_lo;
-        double c = pattern_cost(data, q);
-        if (c > 0)
-            order[count++] = (unit_order){.cost = c, .pattern = q};
-    }
-    qsort(order, count, sizeof *order, by_cost_desc);
+    for (size_t bits = 0; bits < candidates; bits++)
+        if (pattern_cost(data, (uint32_t)bits << g->unit_lo) > 0) {
+            held[bits / 64] |= (uint64_t)1 << (bits % 64);
+            count++;
+        }
+    unit_order *order = malloc((count ? count : 1) * sizeof *order);
     data->pattern = malloc((count ? count : 1) * sizeof *data->pattern);
     data->slices = malloc((count ? count : 1) * sizeof *data->slices);
     *cost = malloc((count ? count : 1) * sizeof **cost);
-    if (!data->pattern || !data->slices || !*cost) {
+    if (!order || !data->pattern || !data->slices || !*cost) {
         free(order);
+        free(held);
         return QC_ENOMEM;
     }
+    size_t at = 0;
+    for (size_t w = 0; w < (candidates + 63) / 64; w++)
+        for (uint64_t word = held[w]; word; word &= word - 1) {
+            const uint32_t q = (uint32_t)(64 * w + (size_t)__builtin_ctzll(word)) << g->unit_lo;
+            order[at++] = (unit_order){.cost = pattern_cost(data, q), .pattern = q};
+        }
+    free(held);
+    qsort(order, count, sizeof *order, by_cost_desc);
     for (size_t i = 0; i < count; i++) {
         data->pattern[i] = order[i].pattern;
         (*cost)[i] = order[i].cost;
@@ -125,7 +136,7 @@ static int list_patterns(qcj_plan *data, double **cost)
 }
 
 /* [even slices] How many units pattern i's column sets are cut into: as
- * many as keep each under 1/QCJ_UNIT_TARGET of the board's estimated
+ * many as keep each under 1/unit_target (qcj_unit_target) of the board's estimated
  * cost, and no more than it has column keys (sets outside M). */
 static uint32_t slices_of(const qcj_plan *data, size_t i, double cost, double cap)
 {
@@ -283,6 +294,7 @@ static int join_build_with(qc_plan *plan, const qcj_settings *s)
         return QC_ENOMEM;
     qcj_geometry *g = &data->geo;
     qcj_geometry_init(g, n, s->unit_cols, s->key_bits, s->force_wide);
+    g->bands_in_place = g->bands_pruned = s->large_bands;
     data->joiner = s->joiner;
     data->block = qcj_block(g);
     data->flip = n % 2 == 0;
@@ -309,8 +321,9 @@ static int join_build_with(qc_plan *plan, const qcj_settings *s)
 qcj_settings qcj_settings_of(int n)
 {
     return (qcj_settings){.unit_cols = qcj_unit_cols(n), .key_bits = qcj_key_bits(n),
-                          .force_wide = 0, .unit_target = QCJ_UNIT_TARGET,
-                          .joiner = QCJ_JOIN_TABLES};
+                          .force_wide = 0, .unit_target = qcj_unit_target(n),
+                          .joiner = QCJ_JOIN_TABLES,
+                          .large_bands = n >= QCJ_BANDS_IN_PLACE_FROM_N};
 }
 
 static int join_build(qc_plan *plan)

@@ -49,12 +49,13 @@ typedef struct qcj_plan {
 
 /* The settings of a join plan other than the default one's (config.h),
  * for the tests: unit block width of n's parity, key bits, force_wide
- * (geometry.h), the units aimed at (QCJ_UNIT_TARGET; 1 cuts no pattern),
- * and the joiner. */
+ * (geometry.h), the units aimed at (qcj_unit_target; 1 cuts no pattern),
+ * the joiner, and how bands are listed. */
 typedef struct qcj_settings {
     int unit_cols, key_bits, force_wide;
     double unit_target;
     qcj_joiner_kind joiner;
+    int large_bands;      /* bands listed in place and pruned (bands.c), as from N=25 */
 } qcj_settings;
 
 /* The default plan's settings for board size n. */

@@ -119,7 +119,8 @@ static int check_names(int have[LEVELS])
 }
 
 /* The join engine at the running level with its key in the high bits
- * (force_wide: the layout of N >= 25), and with the AND loop, whose work
+ * and its large bands (force_wide, large_bands: as from N=25), and with
+ * the AND loop, whose work
  * on odd N differs ([middle spared], joiner.h): the published total. */
 static void check_settings(const char *level, int n, const known_count *known)
 {
@@ -127,6 +128,7 @@ static void check_settings(const char *level, int n, const known_count *known)
     s.unit_cols = n % 2 ? 3 : 2;   /* a small block of n's parity */
     s.key_bits = 4;
     s.force_wide = 1;
+    s.large_bands = 1;
     qc_u128 total = 0;
     int rc = qcj_count_with(n, &s, &total, NULL);
     CHECK(rc == QC_OK && total == known[n].total, "%s join wide n=%d: rc %d, total %llu", level,

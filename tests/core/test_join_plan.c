@@ -95,7 +95,7 @@ static void test_weights(void)
 
 /* The engine unit by unit against the halving engine, and its plan's
  * units and fingerprint deterministic. */
-static void test_engine(void)
+static void test_engine(int n_plan_max)
 {
     for (int n = 1; n <= 12; n++) {
         qc_plan *a, *b, *h;
@@ -126,7 +126,7 @@ static void test_engine(void)
         qc_plan_free(h);
     }
     /* large boards: the plan builds (units, fingerprint) without counting */
-    for (int n = 18; n <= 32; n++) {
+    for (int n = 18; n <= n_plan_max; n++) {
         qc_plan *p;
         int rc = qc_plan_create(&p, n, QC_ENGINE_JOIN);
         CHECK(rc == QC_OK, "n=%d: plan not built", n);
@@ -159,20 +159,22 @@ static void test_engine(void)
 }
 
 /* Every split the engine may choose, on boards small enough to count
- * quickly: unit block widths, key bits, the key in the high bits (the
- * layout from N=25) and both joiners, against the published totals. */
+ * quickly: unit block widths, key bits, the key in the high bits and the
+ * large bands (both as from N=25) and both joiners, against the published
+ * totals. */
 static void test_parameters(const known_count *known)
 {
     for (int n = 1; n <= 11; n++) {
         int slots = n % 2 ? 2 * n : 2 * (n - 1);
         for (int m = n % 2; m <= n; m += 2)
             for (int k = 0; k <= 8 && k <= slots; k += (n > 8 ? 3 : 1))
-                for (int variant = 0; variant < 4; variant++) {
+                for (int variant = 0; variant < 8; variant++) {
                     qcj_settings s = qcj_settings_of(n);
                     s.unit_cols = m;
                     s.key_bits = k;
                     s.force_wide = variant & 1;
                     s.joiner = variant & 2 ? QCJ_JOIN_AND : QCJ_JOIN_TABLES;
+                    s.large_bands = (variant & 4) != 0;
                     qc_u128 total = 0;
                     int rc = qcj_count_with(n, &s, &total, NULL);
                     CHECK(rc == QC_OK && total == known[n].total,
@@ -389,20 +391,101 @@ static void test_recount(void)
     }
 }
 
+/* [in place] Bands listed in two walks (as from N=25) are the bands
+ * listed through a copy, with the same queens placed: every pattern of
+ * N=9..16 at its plan's block width, both sides. */
+static void test_bands_in_place(void)
+{
+    static qcj_rank rk;
+    qcj_rank_init(&rk);
+    qcj_vec tmp[3] = {{0}};
+    for (int n = 9; n <= 16; n++) {
+        qcj_geometry g;
+        qcj_geometry_init(&g, n, qcj_unit_cols(n), qcj_key_bits(n), 0);
+        const int m = qcj_block_cols(&g);
+        size_t differ = 0;
+        for (uint32_t bits = 0; bits < 1u << m; bits++) {
+            const uint32_t pattern = bits << g.unit_lo;
+            for (int bottom = 0; bottom < 2; bottom++) {
+                qcj_side a = {0}, b = {0};
+                uint64_t placed_a = 0, placed_b = 0;
+                g.bands_pruned = 0;
+                g.bands_in_place = 0;
+                int ra = qcj_side_build_portable(&g, &rk, bottom, pattern, &a, tmp, NULL, &placed_a);
+                g.bands_in_place = 1;
+                int rb = qcj_side_build_portable(&g, &rk, bottom, pattern, &b, tmp, NULL, &placed_b);
+                differ += ra != QC_OK || rb != QC_OK || placed_a != placed_b
+                       || !bands_equal(&a.band[0], &b.band[0], &rk, a.t)
+                       || !bands_equal(&a.band[1], &b.band[1], &rk, a.t);
+                qcj_side_free_portable(&a);
+                qcj_side_free_portable(&b);
+            }
+        }
+        CHECK(differ == 0, "n=%d: %zu sides listed in place differ", n, differ);
+    }
+    for (int k = 0; k < 3; k++)
+        qcj_vec_free(&tmp[k]);
+}
+
+/* [outside quota] The large bands (listed in place, pruned) count every
+ * unit as the plain ones: N=12..17 at the plan's settings (whose widest
+ * blocks leave sides with few outside columns), unit by unit, the same
+ * solutions, and no more queens placed. */
+static void test_large_bands(const known_count *known, int n_max)
+{
+    for (int n = 12; n <= n_max; n++) {
+        qcj_settings plain = qcj_settings_of(n), large = plain;
+        plain.large_bands = 0;
+        large.large_bands = 1;
+        qc_plan *a, *b;
+        if (qcj_plan_create_with(&a, n, &plain) != QC_OK || qcj_plan_create_with(&b, n, &large) != QC_OK) {
+            CHECK(0, "n=%d: plans not built", n);
+            continue;
+        }
+        CHECK(qc_plan_fingerprint(a) == qc_plan_fingerprint(b), "n=%d: the split changed", n);
+        size_t differ = 0, more = 0, fewer = 0;
+        qc_u128 total = 0;
+        for (size_t u = 0; u < qc_plan_unit_count(a); u++) {
+            qc_tally ta, tb;
+            CHECK(qc_plan_count_unit(a, u, &ta) == QC_OK && qc_plan_count_unit(b, u, &tb) == QC_OK);
+            differ += ta.solutions != tb.solutions;
+            more += tb.placements > ta.placements;
+            fewer += tb.placements < ta.placements;
+            total += tb.solutions;
+        }
+        CHECK(differ == 0 && more == 0 && total == known[n].total,
+              "n=%d: %zu units differ, %zu place more", n, differ, more);
+        if (n >= 14)
+            CHECK(fewer > 0, "n=%d: the quota pruned nothing", n);
+        qc_plan_free(a);
+        qc_plan_free(b);
+    }
+}
+
+/* Usage: test_join_plan KNOWN_TSV [large]: "large" adds the plans of
+ * N=27..32 (seconds each) and the large bands of N=16, 17. */
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s KNOWN_TSV\n", argv[0]);
+    if (argc != 2 && !(argc == 3 && !strcmp(argv[2], "large"))) {
+        fprintf(stderr, "usage: %s KNOWN_TSV [large]\n", argv[0]);
         return 2;
     }
+    const int large = argc == 3;
     static known_count known[QC_N_MAX + 1];
     known_load(argv[1], known);
+    if (large) {
+        test_engine(32);
+        test_large_bands(known, 17);
+        return check_report("join plan, large");
+    }
     test_weights();
-    test_engine();
+    test_engine(26);
     test_parameters(known);
     test_slices(known);
     test_split_build();
     test_plan_reuse(known);
     test_recount();
+    test_bands_in_place();
+    test_large_bands(known, 15);
     return check_report("join plan");
 }
