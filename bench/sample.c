@@ -1,25 +1,46 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sample.c — what a board too big to count here costs: counts a sample of
- * its plan's work units on this thread and reports CPU time per solution,
- * the whole board's CPU time extrapolated by the plan's cost estimates, and
- * the process's peak memory.
+ * sample.c — what a board too big to count here costs, from a random
+ * sample of its plan's units (bench/sampling.h: stratified by estimated
+ * cost, seeded): the whole board's solutions and CPU time, CPU time per
+ * solution and a unit's memory, each with its 95% interval, and the
+ * largest units' CPU time.
  *
- *   qcount_sample N [ENGINE] [--every K] [--first U] [--max-units U]
+ *   qcount_sample N [--units U] [--strata H] [--seed S] [--sets K]
+ *                   [--largest L] [--threads-note]
  *
- * --every K counts units 0, K, 2K, ... (plan order: largest estimated
- * first), --first U the U first (the largest: the peak memory of a
- * thread), --max-units U stops after U counted.  stdout: one line of
- * `key value` pairs.  Exit 2 on bad input, 1 when a unit fails.
+ * --units U units in all (default 64), over H strata (default 8); --seed
+ * S draws the same sample again (default: from the clock; printed);
+ * --sets K counts, of each unit drawn, one part of about K column sets
+ * picked at random and scales it by the unit's parts (default: the whole
+ * unit), so that a unit of N=28 takes seconds; --largest L also measures
+ * the L units of largest estimated cost (their CPU time: the longest a
+ * checkpoint waits).
+ *
+ * [listing charged] A join unit's work is timed in two steps, listing its
+ * bands and counting its sets (join.h, [probe]).  The listing is charged
+ * as a whole run charges it: to a unit that lists its own bands wholly, to
+ * a slice of k sharing its pattern's lists 1/k of it, to a slice whose
+ * pattern's parts' units list them (and are sampled with their own cost)
+ * nothing.  The working memory is kept from unit to unit, as in a run.
+ * [unit memory] A second, untimed pass lists each unit's bands again with
+ * the plan's kept memory freed and the peak resident size reset
+ * (/proc/self/clear_refs), so each unit's peak is its own: its band lists
+ * and its first column set's halves.
+ *
+ * stdout: one `key value...` line per figure; intervals as `value +- hw`.
+ * Exit 2 on bad input, 1 when a unit fails.
  */
 #include <errno.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 
+#include "join/join.h"
 #include "qcount.h"
+#include "sampling.h"
 
 static double thread_cpu_seconds(void)
 {
@@ -28,84 +49,222 @@ static double thread_cpu_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* A field of /proc/self/status in KiB, or -1. */
+static long status_kib(const char *key)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long v = -1;
+    const size_t len = strlen(key);
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, key, len))
+            v = atol(line + len);
+    if (f)
+        fclose(f);
+    return v;
+}
+
+/* [unit memory] the peak resident size starts again from the current. */
+static void reset_peak(void)
+{
+    FILE *f = fopen("/proc/self/clear_refs", "w");
+    if (f) {
+        fputs("5", f);
+        fclose(f);
+    }
+}
+
 static int usage(const char *why)
 {
-    fprintf(stderr, "qcount_sample: %s\nusage: qcount_sample N [ENGINE] [--every K] [--first U] "
-                    "[--max-units U]\n", why);
+    fprintf(stderr, "qcount_sample: %s\nusage: qcount_sample N [--units U] [--strata H] "
+                    "[--seed S] [--sets K] [--largest L]\n", why);
     return 2;
 }
 
 /* A positive count from text, or 0. */
-static unsigned long count_of(const char *s)
+static unsigned long long count_of(const char *s)
 {
     char *end;
     errno = 0;
-    unsigned long v = strtoul(s, &end, 10);
+    unsigned long long v = strtoull(s, &end, 0);
     return errno || *end || end == s || s[0] == '-' ? 0 : v;
+}
+
+/* The largest peak resident size seen (KiB): one thread's process. */
+static long process_peak;
+
+/* What one unit measured: its estimated solutions, CPU seconds and peak
+ * memory (MiB) above the plan. */
+typedef struct unit_measure {
+    double solutions, cpu, memory;
+} unit_measure;
+
+/* Counts unit u, of about `sets` column sets a part (0: whole), into m:
+ * its solutions and CPU time, with the working memory kept from unit to
+ * unit as a run keeps it. */
+static int measure_unit(const qc_plan *plan, size_t u, unsigned long long sets, uint64_t *state,
+                        unit_measure *m)
+{
+    qcj_probe pr;
+    const double t0 = thread_cpu_seconds();
+    int rc = qcj_probe_start(plan, u, &pr);
+    if (rc != QC_OK)
+        return rc;
+    const double t1 = thread_cpu_seconds();
+    /* one of `parts` equal parts of its sets, picked at random, times parts */
+    const uint64_t parts = sets && pr.keys > sets ? (pr.keys + sets - 1) / sets : 1;
+    const uint64_t j = parts > 1 ? qcs_next(state) % parts : 0;
+    qc_tally t;
+    rc = qcj_probe_sets(&pr, pr.keys * j / parts, pr.keys * (j + 1) / parts, &t);
+    const double t2 = thread_cpu_seconds();
+    qcj_probe_end(&pr);
+    if (rc != QC_OK)
+        return rc;
+    m->solutions = (double)parts * (double)t.solutions;
+    m->cpu = (t1 - t0) * pr.list_share + (double)parts * (t2 - t1);
+    return QC_OK;
+}
+
+/* [unit memory] Unit u's peak memory above the plan's (MiB) into m: with
+ * nothing kept from other units, its bands listed and its first column
+ * set counted (the lists are a unit's memory; one set's halves add a
+ * little).  Untimed. */
+static int measure_memory(const qc_plan *plan, size_t u, unit_measure *m)
+{
+    qcj_plan_trim(plan);
+    malloc_trim(0);
+    const long base = status_kib("VmRSS:");
+    reset_peak();
+    qcj_probe pr;
+    int rc = qcj_probe_start(plan, u, &pr);
+    qc_tally t;
+    if (rc == QC_OK)
+        rc = qcj_probe_sets(&pr, 0, pr.keys ? 1 : 0, &t);
+    if (pr.sc)
+        qcj_probe_end(&pr);
+    const long peak = status_kib("VmHWM:");
+    if (peak > process_peak)
+        process_peak = peak;
+    m->memory = peak > base && base > 0 ? (double)(peak - base) / 1024.0 : 0;
+    qcj_plan_trim(plan);
+    return rc;
+}
+
+static void print_estimate(const char *key, qcs_estimate e, double scale)
+{
+    printf("%s %.6g +- %.3g (df %d)\n", key, e.value * scale, e.half_width * scale, e.df);
 }
 
 int main(int argc, char **argv)
 {
     int n = 0;
-    qc_engine_id engine = QC_ENGINE_JOIN;
-    int engine_given = 0;
-    unsigned long every = 1, first = 0, max_units = 0;
+    unsigned long long units_wanted = 64, strata = 8, seed = 0, sets = 0, largest = 0;
+    int seed_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        unsigned long *opt = !strcmp(a, "--every") ? &every : !strcmp(a, "--first") ? &first
-                           : !strcmp(a, "--max-units") ? &max_units : NULL;
+        unsigned long long *opt = !strcmp(a, "--units") ? &units_wanted
+                                : !strcmp(a, "--strata") ? &strata
+                                : !strcmp(a, "--seed") ? &seed
+                                : !strcmp(a, "--sets") ? &sets
+                                : !strcmp(a, "--largest") ? &largest : NULL;
         if (opt) {
-            if (i + 1 >= argc || (*opt = count_of(argv[++i])) == 0)
+            if (i + 1 >= argc)
+                return usage("a count must follow");
+            *opt = count_of(argv[++i]);
+            if (opt == &seed)
+                seed_given = 1;
+            else if (*opt == 0 && opt != &largest)
                 return usage("a positive count must follow");
         } else if (!n) {
-            unsigned long v = count_of(a);
+            unsigned long long v = count_of(a);
             if (v < 1 || v > 32)
                 return usage("N must be 1..32");
             n = (int)v;
-        } else if (!engine_given && qc_engine_lookup(a, &engine) == QC_OK) {
-            engine_given = 1;
         } else {
             return usage("unexpected argument");
         }
     }
     if (!n)
         return usage("N is missing");
-    if (!engine_given)
-        engine = qc_engine_default(n);
+    if (strata > 4096 || units_wanted < strata)
+        return usage("--units must be at least --strata, which is at most 4096");
+    if (!seed_given)
+        seed = (unsigned long long)time(NULL) ^ ((unsigned long long)clock() << 32);
+    /* [unit memory] large blocks always mapped, so that freeing them gives
+     * the memory back and the next unit's peak is its own */
+    mallopt(M_MMAP_THRESHOLD, 1 << 20);
     qc_plan *plan;
-    if (qc_plan_create(&plan, n, engine) != QC_OK)
+    if (qc_plan_create(&plan, n, QC_ENGINE_JOIN) != QC_OK)
         return usage("cannot plan this board");
     const size_t units = qc_plan_unit_count(plan);
-    double est_all = 0, est_done = 0, cpu = 0;
-    qc_u128 solutions = 0;
-    size_t counted = 0;
+    double *cost = malloc(units * sizeof *cost);
+    if (!cost)
+        return 1;
     for (size_t u = 0; u < units; u++)
-        est_all += qc_plan_unit_cost(plan, u);
-    for (size_t u = 0; u < units; u++) {
-        if (first ? u >= first : u % every != 0)
-            continue;
-        if (max_units && counted >= max_units)
-            break;
-        qc_tally t;
-        double t0 = thread_cpu_seconds();
-        if (qc_plan_count_unit(plan, u, &t) != QC_OK) {
-            fprintf(stderr, "qcount_sample: unit %zu failed\n", u);
-            qc_plan_free(plan);
+        cost[u] = qc_plan_unit_cost(plan, u);
+    qcs_sample s;
+    const size_t per = (size_t)((units_wanted + strata - 1) / strata);
+    if (qcs_draw(cost, units, (int)strata, per < 2 ? 2 : per, seed, &s) != 0)
+        return 1;
+    unit_measure *m = calloc(s.count + 1, sizeof *m);
+    double *sol = calloc(s.count + 1, sizeof *sol), *cpu = calloc(s.count + 1, sizeof *cpu);
+    double *mem = calloc(s.count + 1, sizeof *mem);
+    if (!m || !sol || !cpu || !mem)
+        return 1;
+    uint64_t state = seed ^ 0x5851f42d4c957f2dULL;
+    double mem_max = 0;
+    size_t mem_max_unit = 0;
+    for (size_t i = 0; i < s.count; i++)   /* timed, memory kept as in a run */
+        if (measure_unit(plan, s.unit[i], sets, &state, &m[i]) != QC_OK) {
+            fprintf(stderr, "qcount_sample: unit %zu failed\n", s.unit[i]);
             return 1;
         }
-        cpu += thread_cpu_seconds() - t0;
-        solutions += t.solutions;
-        est_done += qc_plan_unit_cost(plan, u);
-        counted++;
+    for (size_t i = 0; i < s.count; i++) {  /* [unit memory], untimed */
+        if (measure_memory(plan, s.unit[i], &m[i]) != QC_OK) {
+            fprintf(stderr, "qcount_sample: unit %zu failed\n", s.unit[i]);
+            return 1;
+        }
+        sol[i] = m[i].solutions;
+        cpu[i] = m[i].cpu;
+        mem[i] = m[i].memory;
+        if (mem[i] > mem_max) {
+            mem_max = mem[i];
+            mem_max_unit = s.unit[i];
+        }
     }
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    const double sols = (double)solutions;
-    printf("n %d engine %s units %zu counted %zu estimated_share %.6f cpu_s %.3f solutions %.6g "
-           "ns_per_solution %.3f whole_cpu_s_estimate %.4g peak_rss_mib %.1f\n",
-           n, qc_engine_name(engine), units, counted, est_all > 0 ? est_done / est_all : 0, cpu,
-           sols, sols > 0 ? cpu * 1e9 / sols : 0, est_done > 0 ? cpu * est_all / est_done : 0,
-           (double)ru.ru_maxrss / 1024.0);
+    printf("n %d units %zu sampled %zu strata %d seed %llu sets %llu isa %s\n", n, units,
+           s.count, s.strata, seed, sets, qc_isa_name());
+    print_estimate("solutions", qcs_total(&s, sol), 1);
+    print_estimate("cpu_seconds", qcs_total(&s, cpu), 1);
+    print_estimate("core_days", qcs_total(&s, cpu), 1.0 / 86400);
+    print_estimate("ns_per_solution", qcs_ratio(&s, cpu, sol), 1e9);
+    print_estimate("unit_cpu_seconds_mean", qcs_mean(&s, cpu), 1);
+    print_estimate("unit_memory_mib_mean", qcs_mean(&s, mem), 1);
+    printf("unit_memory_mib_max %.1f unit %zu\n", mem_max, mem_max_unit);
+    /* the largest units by estimated cost, measured */
+    double longest = 0;
+    for (size_t r = 0; r < largest && r < units; r++) {
+        size_t best = 0;
+        for (size_t u = 1; u < units; u++)
+            if (cost[u] > cost[best])
+                best = u;
+        unit_measure lm;
+        if (measure_unit(plan, best, sets, &state, &lm) != QC_OK)
+            return 1;
+        if (measure_memory(plan, best, &lm) != QC_OK)
+            return 1;
+        printf("largest_unit %zu cpu_seconds %.4g memory_mib %.1f\n", best, lm.cpu, lm.memory);
+        if (lm.cpu > longest)
+            longest = lm.cpu;
+        cost[best] = -1;                     /* the next largest */
+    }
+    printf("process_peak_rss_mib %.1f\n", (double)process_peak / 1024.0);
+    qcs_sample_free(&s);
+    free(m);
+    free(sol);
+    free(cpu);
+    free(mem);
+    free(cost);
     qc_plan_free(plan);
     return 0;
 }

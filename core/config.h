@@ -150,16 +150,22 @@ static inline double qcj_unit_target(int n)
 #define QCJ_SHARED_IDLE (2 * QCJ_SHARED_AHEAD)
 #define QCJ_SHARED_SPARES 4
 
-/* [in place] [outside quota] From this N a band is listed in two walks,
+/* [large plans] From this N (the boards too big to count here whole):
+ * [in place] [outside quota] a band is listed in two walks,
  * counting then placing (join/bands.c), so no unsorted copy is held: 16
  * bytes a placement at the peak instead of 36, for twice the walk (a few
  * percent of a unit from N=25 on); and without the placements no half can
  * use, which the wide blocks of N >= 25 make most of an unbalanced side's
  * (N=28, a side with 14 of M's 24 columns: 1.5 million placements a band
- * instead of 20.9).  Below it the lists and the work reported stay as
- * they were.  Changes memory, time and the work reported (the queens the
+ * instead of 20.9); and [no empty units] a pattern none of whose sets its
+ * unit counts (the orbits' other members have smaller patterns) is no
+ * unit (at N=25 56797 of 177880 patterns; N=27 695134 of 2245740;
+ * only odd N has them).  Below it the plans and the lists stay as they
+ * were; such a unit, still in the plan there, lists nothing and reports
+ * no work.
+ * Changes memory, time, the units and the work reported (the queens the
  * listing places), never a count. */
-#define QCJ_BANDS_IN_PLACE_FROM_N 25
+#define QCJ_LARGE_FROM_N 25
 
 /* The largest rank table a band may have (entries): keeps a unit's memory
  * bounded whatever N; the split above stays far below it (2^26 entries of

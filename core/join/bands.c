@@ -12,7 +12,7 @@
  *   [squeezed columns] column sets are kept over the t columns a side may
  *                      use, so ranks and tables stay small (geometry.h);
  *   [last row at once] a band's last row is written out in one loop;
- *   [in place]         a large band (N >= QCJ_BANDS_IN_PLACE_FROM_N) is
+ *   [in place]         a large band (N >= QCJ_LARGE_FROM_N) is
  *                      walked twice, first to count each rank's placements,
  *                      then to write each where it belongs, so that no
  *                      unsorted copy (20 bytes a placement) is ever held;

@@ -28,8 +28,10 @@
 #include "config.h"
 #include "fingerprint.h"
 #include "join.h"
+#include "kernel/kernel.h"
 #include "orbits.h"
 #include "plan.h"
+#include "scratch.h"
 #include "unit.h"
 
 /* A pattern or a unit while the plan sorts them: biggest first, then by
@@ -49,6 +51,27 @@ static int by_cost_desc(const void *a, const void *b)
     if (x->pattern != y->pattern)
         return x->pattern < y->pattern ? -1 : 1;
     return x->slice < y->slice ? -1 : x->slice > y->slice;
+}
+
+/* [no empty units] Whether the unit of pattern q counts some set: a top
+ * set with a weight (orbits.h), on odd N with some middle column. */
+static int pattern_counts(const qcj_plan *data, uint32_t q)
+{
+    const qcj_geometry *g = &data->geo;
+    const int n = g->n, top_free = g->h - __builtin_popcount(q);
+    const uint64_t keys = qcj_binomial(n - qcj_block_cols(g), top_free);
+    uint32_t key = qcj_colex_at(0, top_free);
+    for (uint64_t at = 0; at < keys; at++) {
+        const uint32_t s = q | qcj_colkey_expand(g, key);
+        if (n % 2 == 0 && qcj_set_weight(s, q, data->block, n, data->flip))
+            return 1;
+        for (uint32_t mids = n % 2 ? qck_full_mask(n) & ~s : 0; mids; mids &= mids - 1)
+            if (qcj_triple_weight(s, __builtin_ctz(mids), data->block, n))
+                return 1;
+        if (key)
+            key = qcj_colex_next(key);
+    }
+    return 0;
 }
 
 /* Whether pattern q can hold a counted set, and its estimated cost (the
@@ -86,6 +109,7 @@ static void plan_free(qcj_plan *data)
     qcj_splits_free(&data->splits[1]);
     free(data->pattern);
     free(data->slices);
+    free(data->counts);
     free(data->unit);
     free(data->unit_cost);
     free(data);
@@ -105,15 +129,17 @@ static int list_patterns(qcj_plan *data, double **cost)
         return QC_ENOMEM;
     size_t count = 0;
     for (size_t bits = 0; bits < candidates; bits++)
-        if (pattern_cost(data, (uint32_t)bits << g->unit_lo) > 0) {
+        if (pattern_cost(data, (uint32_t)bits << g->unit_lo) > 0
+            && (g->n < QCJ_LARGE_FROM_N || pattern_counts(data, (uint32_t)bits << g->unit_lo))) {
             held[bits / 64] |= (uint64_t)1 << (bits % 64);
             count++;
         }
     unit_order *order = malloc((count ? count : 1) * sizeof *order);
     data->pattern = malloc((count ? count : 1) * sizeof *data->pattern);
     data->slices = malloc((count ? count : 1) * sizeof *data->slices);
+    data->counts = malloc(count ? count : 1);
     *cost = malloc((count ? count : 1) * sizeof **cost);
-    if (!order || !data->pattern || !data->slices || !*cost) {
+    if (!order || !data->pattern || !data->slices || !data->counts || !*cost) {
         free(order);
         free(held);
         return QC_ENOMEM;
@@ -128,6 +154,7 @@ static int list_patterns(qcj_plan *data, double **cost)
     qsort(order, count, sizeof *order, by_cost_desc);
     for (size_t i = 0; i < count; i++) {
         data->pattern[i] = order[i].pattern;
+        data->counts[i] = (uint8_t)(g->n >= QCJ_LARGE_FROM_N || pattern_counts(data, order[i].pattern));
         (*cost)[i] = order[i].cost;
     }
     data->patterns = count;
@@ -261,6 +288,7 @@ static int order_units(qcj_plan *data, double unit_target, uint64_t *fp)
     data->unit = malloc((units ? units : 1) * sizeof *data->unit);
     data->unit_cost = malloc((units ? units : 1) * sizeof *data->unit_cost);
     data->shared = qcj_shared_new(data->patterns, data->slices, split ? QCJ_SHARED_PARTS : 0);
+    data->list_parts = split ? QCJ_SHARED_PARTS : 0;
     if (!order || !data->unit || !data->unit_cost || !data->shared) {
         free(order);
         free(cost);
@@ -274,7 +302,9 @@ static int order_units(qcj_plan *data, double unit_target, uint64_t *fp)
     for (size_t u = 0; u < units; u++) {
         const uint32_t i = order[u].pattern, k = data->slices[i];
         data->unit[u] = (qcj_unit_ref){.pattern = i, .slice = order[u].slice};
-        data->unit_cost[u] = order[u].cost;
+        /* [no empty units] a unit that counts no set costs nothing (its
+         * place in the plan, and so the fingerprint, stay as ordered) */
+        data->unit_cost[u] = data->counts[i] ? order[u].cost : 0;
         h = qc_fingerprint_mix(h, data->pattern[i]);
         if (k > 1)
             h = qc_fingerprint_mix(h, (uint64_t)k << 32 | order[u].slice);
@@ -323,7 +353,7 @@ qcj_settings qcj_settings_of(int n)
     return (qcj_settings){.unit_cols = qcj_unit_cols(n), .key_bits = qcj_key_bits(n),
                           .force_wide = 0, .unit_target = qcj_unit_target(n),
                           .joiner = QCJ_JOIN_TABLES,
-                          .large_bands = n >= QCJ_BANDS_IN_PLACE_FROM_N};
+                          .large_bands = n >= QCJ_LARGE_FROM_N};
 }
 
 static int join_build(qc_plan *plan)
@@ -341,6 +371,69 @@ static int join_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
     int rc = sc ? qcj_count_unit(data, unit, sc, out) : QC_ENOMEM;
     qcj_pool_give(data->pool, sc);
     return rc;
+}
+
+void qcj_unit_keys(const qcj_plan *p, size_t unit, uint64_t *lo, uint64_t *hi)
+{
+    const qcj_geometry *g = &p->geo;
+    const qcj_unit_ref ref = p->unit[unit];
+    const uint32_t slices = p->slices[ref.pattern];
+    const int top_free = g->h - __builtin_popcount(p->pattern[ref.pattern]);
+    const uint64_t keys = qcj_binomial(g->n - qcj_block_cols(g), top_free);
+    *lo = *hi = 0;
+    if (ref.slice < slices) {               /* a part's unit counts no set */
+        *lo = keys * ref.slice / slices;
+        *hi = keys * (ref.slice + 1) / slices;
+    }
+}
+
+int qcj_probe_start(const qc_plan *plan, size_t unit, qcj_probe *pr)
+{
+    const qcj_plan *data = plan->engine_data;
+    *pr = (qcj_probe){.plan = plan, .unit = unit};
+    if (unit >= data->units)
+        return QC_EINVAL;
+    const qcj_unit_ref ref = data->unit[unit];
+    const uint32_t slices = data->slices[ref.pattern];
+    pr->list_share = slices == 1 ? 1 : data->list_parts ? 0 : 1.0 / slices;
+    uint64_t lo, hi;
+    qcj_unit_keys(data, unit, &lo, &hi);
+    pr->key0 = lo;
+    pr->keys = hi - lo;
+    pr->sc = qcj_pool_take(data->pool);
+    if (!pr->sc)
+        return QC_ENOMEM;
+    int rc = qcj_unit_lists_now(data, unit, pr->sc, &pr->sides, &pr->listed);
+    if (rc != QC_OK)
+        qcj_probe_end(pr);
+    return rc;
+}
+
+int qcj_probe_sets(qcj_probe *pr, uint64_t lo, uint64_t hi, qc_tally *out)
+{
+    const qcj_plan *data = pr->plan->engine_data;
+    out->solutions = 0;
+    out->placements = 0;
+    if (!pr->sides || lo > hi || hi > pr->keys)
+        return pr->sides ? QC_EINVAL : QC_OK;   /* a part's unit counts no set */
+    return qcj_unit_sets_now(data, pr->unit, pr->sc, pr->sides, pr->key0 + lo, pr->key0 + hi, out);
+}
+
+void qcj_probe_end(qcj_probe *pr)
+{
+    const qcj_plan *data = pr->plan->engine_data;
+    if (pr->sides && pr->sides != pr->sc->side)
+        qcj_shared_release(data->shared, data->unit[pr->unit].pattern, 1);
+    qcj_pool_give(data->pool, pr->sc);      /* kept for the next unit, as a run keeps it */
+    pr->sc = NULL;
+    pr->sides = NULL;
+}
+
+void qcj_plan_trim(const qc_plan *plan)
+{
+    const qcj_plan *data = plan->engine_data;
+    qcj_pool_trim(data->pool);
+    qcj_shared_trim(data->shared);
 }
 
 /* [independent recount] the AND loop at the portable level: none of the

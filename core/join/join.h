@@ -39,10 +39,12 @@ typedef struct qcj_plan {
     size_t patterns;      /* patterns that hold a counted set          */
     uint32_t *pattern;    /* [pattern] the top's columns inside M      */
     uint32_t *slices;     /* [pattern] units its column sets are cut into */
+    uint8_t *counts;      /* [pattern] 0: its unit counts no set ([no empty units]) */
     size_t units;
     qcj_unit_ref *unit;   /* [unit] its pattern and slice, biggest first */
     double *unit_cost;    /* [unit] estimated cost, relative           */
     qcj_joiner_kind joiner; /* how the units join their halves (joiner.h) */
+    int list_parts;       /* units listing cut patterns' lists in parts: [split build] */
     qcj_pool *pool;       /* working memory reused by the units        */
     qcj_shared *shared;   /* band lists of the patterns cut in slices  */
 } qcj_plan;
@@ -64,6 +66,33 @@ qcj_settings qcj_settings_of(int n);
 /* A join plan of the n-board with settings s into *out (qc_plan_free
  * frees it).  Returns QC_OK, QC_EINVAL or QC_ENOMEM. */
 int qcj_plan_create_with(qc_plan **out, int n, const qcj_settings *s);
+
+/* [probe] One unit in steps, for the sampler (bench/sample.c): start lists
+ * the bands the unit counts from (to time apart), sets counts a range of
+ * its column keys, end hands everything back.  The listing a whole run
+ * charges to the unit is list_share of this one: 1 where the unit lists
+ * its own bands, 1/k for a slice of k whose lists the run lists once (by
+ * its first slice to come), 0 where the pattern's parts' units list them
+ * (and are charged); a part's unit counts no key, its tally is `listed`,
+ * and so does a unit whose pattern counts no set ([no empty units]). */
+typedef struct qcj_probe {
+    const qc_plan *plan;
+    size_t unit;
+    uint64_t keys;        /* the unit's column keys: sets counts [0, keys) */
+    double list_share;
+    qc_tally listed;      /* the listing's queens (a part's unit: its tally) */
+    struct qcj_scratch *sc;
+    const struct qcj_side *sides;
+    uint64_t key0;
+} qcj_probe;
+
+int qcj_probe_start(const qc_plan *plan, size_t unit, qcj_probe *pr);
+/* Counts the unit's keys [lo, hi) (hi <= pr->keys) into *out. */
+int qcj_probe_sets(qcj_probe *pr, uint64_t lo, uint64_t hi, qc_tally *out);
+void qcj_probe_end(qcj_probe *pr);
+/* Frees the working memory and band lists the plan keeps between units,
+ * so that the next unit's peak memory is its own. */
+void qcj_plan_trim(const qc_plan *plan);
 
 /* Counts the n-board on this thread with settings s into *total; adds the
  * work reported to *work when not NULL.  Returns QC_OK or an error

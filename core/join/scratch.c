@@ -62,7 +62,7 @@ qcj_scratch *qcj_pool_take(qcj_pool *pool)
     return s;
 }
 
-static void scratch_free(qcj_scratch *s)
+void qcj_scratch_free(qcj_scratch *s)
 {
     qcj_side_free(&s->side[0]);
     qcj_side_free(&s->side[1]);
@@ -84,7 +84,15 @@ void qcj_pool_give(qcj_pool *pool, qcj_scratch *s)
         pool->slot[pool->count++] = s;
     unlock(pool);
     if (!kept)
-        scratch_free(s);
+        qcj_scratch_free(s);
+}
+
+void qcj_pool_trim(qcj_pool *pool)
+{
+    lock(pool);
+    while (pool->count > 0)
+        qcj_scratch_free(pool->slot[--pool->count]);
+    unlock(pool);
 }
 
 void qcj_pool_free(qcj_pool *pool)
@@ -92,6 +100,6 @@ void qcj_pool_free(qcj_pool *pool)
     if (!pool)
         return;
     while (pool->count > 0)
-        scratch_free(pool->slot[--pool->count]);
+        qcj_scratch_free(pool->slot[--pool->count]);
     free(pool);
 }

@@ -32,6 +32,10 @@ qcj_pool *qcj_pool_new(void);
 qcj_scratch *qcj_pool_take(qcj_pool *pool);
 /* Gives s back (buffers kept for the next unit); s may be NULL. */
 void qcj_pool_give(qcj_pool *pool, qcj_scratch *s);
+/* Frees a scratch set that is not in a pool. */
+void qcj_scratch_free(qcj_scratch *s);
+/* Frees the sets the pool keeps (none may be taken meanwhile). */
+void qcj_pool_trim(qcj_pool *pool);
 /* Frees the pool and every set in it; pool may be NULL. */
 void qcj_pool_free(qcj_pool *pool);
 

@@ -288,6 +288,24 @@ void qcj_shared_release(qcj_shared *sh, size_t index, int finished)
     unlock(sh);
 }
 
+void qcj_shared_trim(qcj_shared *sh)
+{
+    lock(sh);
+    for (entry **at = &sh->live; *at;) {
+        entry *e = *at;
+        if (e->users == 0) {
+            *at = e->next;
+            entry_free(e);
+        } else {
+            at = &e->next;
+        }
+    }
+    list_free(sh->spare);
+    sh->spare = NULL;
+    sh->spares = 0;
+    unlock(sh);
+}
+
 uint64_t qcj_shared_listings(qcj_shared *sh)
 {
     lock(sh);

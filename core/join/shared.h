@@ -54,6 +54,10 @@ int qcj_shared_acquire(qcj_shared *sh, const qcj_geometry *g, const qcj_rank *r,
  * the first.  Lists of units still to come are kept, a few at most. */
 void qcj_shared_release(qcj_shared *sh, size_t index, int finished);
 
+/* Frees the lists no unit holds (kept for slices to come, or spare):
+ * they are listed again if needed. */
+void qcj_shared_trim(qcj_shared *sh);
+
 /* The band parts listed so far (each of the QCJ_SHARED_PARTS parts of a
  * pattern's lists counts one), for the tests: the work of a pass. */
 uint64_t qcj_shared_listings(qcj_shared *sh);

@@ -214,15 +214,12 @@ static int count_set(unit_walk *w, uint32_t s)
     return QC_OK;
 }
 
-/* Counts slice `slice` of `slices` of w's pattern's column keys (in colex
- * order of the keys with the top's number of columns outside M; one slice
- * of one: all of them) into w. */
-static int count_keys(unit_walk *w, uint32_t slice, uint32_t slices, const int *stop)
+/* Counts w's pattern's column keys [lo, hi) (colex order of the keys with
+ * the top's number of columns outside M) into w. */
+static int count_keys(unit_walk *w, uint64_t lo, uint64_t hi, const int *stop)
 {
     const qcj_geometry *g = &w->p->geo;
     const int top_free = g->h - __builtin_popcount(w->q);   /* top columns outside M */
-    const uint64_t keys = qcj_binomial(g->n - qcj_block_cols(g), top_free);
-    const uint64_t lo = keys * slice / slices, hi = keys * (slice + 1) / slices;
     uint32_t key = lo < hi ? qcj_colex_at(lo, top_free) : 0;
     for (uint64_t at = lo; at < hi; at++) {
         if (qc_stop_raised(stop))
@@ -236,41 +233,80 @@ static int count_keys(unit_walk *w, uint32_t slice, uint32_t slices, const int *
     return QC_OK;
 }
 
-int QC_LEVEL(qcj_count_unit)(const qcj_plan *p, size_t unit, qcj_scratch *sc,
-                             qcj_joiner_kind joiner, qc_tally *out)
+int QC_LEVEL(qcj_unit_lists)(const qcj_plan *p, size_t unit, qcj_scratch *sc,
+                             const qcj_side **sides, qc_tally *out)
 {
     const qcj_geometry *g = &p->geo;
     const int *stop = qc_stop_flag;
     const qcj_unit_ref ref = p->unit[unit];
     const uint32_t slices = p->slices[ref.pattern];
-    unit_walk w = {.p = p, .sc = sc, .sides = sc->side, .q = p->pattern[ref.pattern],
+    const uint32_t q = p->pattern[ref.pattern], rest = p->block & ~q;
+    out->solutions = 0;
+    out->placements = 0;
+    *sides = NULL;
+    if (qc_stop_raised(stop))
+        return QC_ESTOP;                    /* [stop check] even with nothing to list */
+    if (!p->counts[ref.pattern])            /* [no empty units]: no set to count */
+        return QC_OK;
+    if (ref.slice >= slices)                /* [split build] a part of its band lists */
+        return qcj_shared_build_part(p->shared, g, &p->rank, ref.pattern, (int)(ref.slice - slices),
+                                     q, rest, sc->band_tmp, stop, out);
+    if (slices > 1) {                       /* [even slices] the pattern's shared lists */
+        const qcj_shared_sides *shared;
+        int rc = qcj_shared_acquire(p->shared, g, &p->rank, ref.pattern, q, rest, sc->band_tmp, stop,
+                                    &shared);
+        if (rc == QC_OK)
+            *sides = shared->side;          /* their work: the parts' units */
+        return rc;
+    }
+    uint64_t placed = 0;                    /* the unit lists its own bands */
+    int rc = qcj_side_build(g, &p->rank, 0, q, &sc->side[0], sc->band_tmp, stop, &placed);
+    if (rc == QC_OK)
+        rc = qcj_side_build(g, &p->rank, 1, rest, &sc->side[1], sc->band_tmp, stop, &placed);
+    if (rc == QC_OK) {
+        *sides = sc->side;
+        out->placements = placed;
+    }
+    return rc;
+}
+
+int QC_LEVEL(qcj_unit_sets)(const qcj_plan *p, size_t unit, qcj_scratch *sc, const qcj_side *sides,
+                            qcj_joiner_kind joiner, uint64_t lo, uint64_t hi, qc_tally *out)
+{
+    const qcj_geometry *g = &p->geo;
+    const qcj_unit_ref ref = p->unit[unit];
+    unit_walk w = {.p = p, .sc = sc, .sides = sides, .q = p->pattern[ref.pattern],
                    .joiner = qcj_level_joiner(joiner),
                    .shape = {.key_bits = g->key_bits, .bits = g->and_bits}};
     w.rest = p->block & ~w.q;
-    uint64_t placed = 0;
-    const qcj_shared_sides *shared = NULL;
-    int rc;
-    if (ref.slice >= slices)                /* [split build] a part of its band lists */
-        return qcj_shared_build_part(p->shared, g, &p->rank, ref.pattern, (int)(ref.slice - slices),
-                                     w.q, w.rest, sc->band_tmp, stop, out);
-    if (slices == 1) {                      /* the unit lists its own bands */
-        rc = qcj_side_build(g, &p->rank, 0, w.q, &sc->side[0], sc->band_tmp, stop, &placed);
-        if (rc == QC_OK)
-            rc = qcj_side_build(g, &p->rank, 1, w.rest, &sc->side[1], sc->band_tmp, stop, &placed);
-    } else {                                /* [even slices] a share of the sets */
-        rc = qcj_shared_acquire(p->shared, g, &p->rank, ref.pattern, w.q, w.rest, sc->band_tmp,
-                                stop, &shared);
-        if (rc != QC_OK)
-            return rc;
-        w.sides = shared->side;             /* their work: the parts' units */
-    }
-    if (rc == QC_OK)
-        rc = count_keys(&w, ref.slice, slices, stop);
-    if (shared)
-        qcj_shared_release(p->shared, ref.pattern, rc == QC_OK);
+    const int rc = count_keys(&w, lo, hi, qc_stop_flag);
     if (rc != QC_OK)
         return rc;
     out->solutions = w.total;
-    out->placements = placed + w.tested;
+    out->placements = w.tested;
+    return QC_OK;
+}
+
+int QC_LEVEL(qcj_count_unit)(const qcj_plan *p, size_t unit, qcj_scratch *sc,
+                             qcj_joiner_kind joiner, qc_tally *out)
+{
+    const qcj_unit_ref ref = p->unit[unit];
+    const qcj_side *sides;
+    qc_tally listed, counted = {0, 0};
+    int rc = QC_LEVEL(qcj_unit_lists)(p, unit, sc, &sides, &listed);
+    if (rc != QC_OK || !sides) {            /* a part's unit: its listing */
+        if (rc == QC_OK)
+            *out = listed;
+        return rc;
+    }
+    uint64_t lo, hi;
+    qcj_unit_keys(p, unit, &lo, &hi);
+    rc = QC_LEVEL(qcj_unit_sets)(p, unit, sc, sides, joiner, lo, hi, &counted);
+    if (p->slices[ref.pattern] > 1)
+        qcj_shared_release(p->shared, ref.pattern, rc == QC_OK);
+    if (rc != QC_OK)
+        return rc;
+    out->solutions = counted.solutions;
+    out->placements = listed.placements + counted.placements;
     return QC_OK;
 }

@@ -25,6 +25,47 @@ QC_ISA_DECLARE(int, qcj_count_unit,
                (const qcj_plan *p, size_t unit, qcj_scratch *sc, qcj_joiner_kind joiner,
                 qc_tally *out));
 
+/* [probe] A unit in two steps, for the sampler (bench/sample.c), which
+ * times them apart and counts a part of a unit's sets alone:
+ * qcj_unit_lists lists the bands unit `unit` counts from into *sides (its
+ * own, in sc; or its pattern's shared lists, to hand back with
+ * qcj_shared_release once counted), *out the queens its own listing
+ * placed; for a part's unit ([split build]) the part is listed, *sides is
+ * NULL and *out is the unit's tally; so it is, with nothing listed, for a
+ * unit whose pattern counts no set ([no empty units], join.c).  qcj_unit_sets then counts its column
+ * keys [lo, hi) (qcj_unit_keys: the unit's own range) with those lists.
+ * Returns as qcj_count_unit. */
+QC_ISA_DECLARE(int, qcj_unit_lists,
+               (const qcj_plan *p, size_t unit, qcj_scratch *sc, const qcj_side **sides,
+                qc_tally *out));
+QC_ISA_DECLARE(int, qcj_unit_sets,
+               (const qcj_plan *p, size_t unit, qcj_scratch *sc, const qcj_side *sides,
+                qcj_joiner_kind joiner, uint64_t lo, uint64_t hi, qc_tally *out));
+
+/* The column keys unit `unit` counts, [*lo, *hi) (none for a part's
+ * unit). */
+void qcj_unit_keys(const qcj_plan *p, size_t unit, uint64_t *lo, uint64_t *hi);
+
+static inline int qcj_unit_lists_now(const qcj_plan *p, size_t unit, qcj_scratch *sc,
+                                     const qcj_side **sides, qc_tally *out)
+{
+    static int (*const at_level[QC_ISA_LEVELS_])(const qcj_plan *, size_t, qcj_scratch *,
+                                                 const qcj_side **, qc_tally *) = {
+        QC_ISA_TABLE(qcj_unit_lists)};
+    return at_level[qc_isa_current()](p, unit, sc, sides, out);
+}
+
+static inline int qcj_unit_sets_now(const qcj_plan *p, size_t unit, qcj_scratch *sc,
+                                    const qcj_side *sides, uint64_t lo, uint64_t hi,
+                                    qc_tally *out)
+{
+    static int (*const at_level[QC_ISA_LEVELS_])(const qcj_plan *, size_t, qcj_scratch *,
+                                                 const qcj_side *, qcj_joiner_kind, uint64_t,
+                                                 uint64_t, qc_tally *) = {
+        QC_ISA_TABLE(qcj_unit_sets)};
+    return at_level[qc_isa_current()](p, unit, sc, sides, p->joiner, lo, hi, out);
+}
+
 /* Unit `unit` at level `level` with the level's joiner of kind `joiner`
  * (the plan's own at qc_isa_current(): qcj_count_unit). */
 static inline int qcj_count_unit_at(qc_isa_level level, const qcj_plan *p, size_t unit,

@@ -119,20 +119,45 @@ static int check_names(int have[LEVELS])
 }
 
 /* The join engine at the running level with its key in the high bits
- * and its large bands (force_wide, large_bands: as from N=25), and with
- * the AND loop, whose work
- * on odd N differs ([middle spared], joiner.h): the published total. */
+ * and its large bands (force_wide, large_bands: as from N=25): the
+ * published total; up to FLAGGED_MAX, also with a small block, and every
+ * unit's solutions against the AND loop's recount (portable level; its
+ * work on odd N differs: [middle spared], joiner.h), and the AND loop's
+ * total. */
 static void check_settings(const char *level, int n, const known_count *known)
 {
     qcj_settings s = qcj_settings_of(n);
-    s.unit_cols = n % 2 ? 3 : 2;   /* a small block of n's parity */
-    s.key_bits = 4;
     s.force_wide = 1;
     s.large_bands = 1;
+    qc_plan *plan;
+    int rc = qcj_plan_create_with(&plan, n, &s);
+    CHECK(rc == QC_OK, "%s wide n=%d: no plan", level, n);
+    if (rc != QC_OK)
+        return;
+    const int per_unit = n <= flagged_max;
     qc_u128 total = 0;
-    int rc = qcj_count_with(n, &s, &total, NULL);
-    CHECK(rc == QC_OK && total == known[n].total, "%s join wide n=%d: rc %d, total %llu", level,
-          n, rc, (unsigned long long)total);
+    size_t differ = 0;
+    for (size_t u = 0; u < qc_plan_unit_count(plan) && rc == QC_OK; u++) {
+        qc_tally t, and_loop;
+        rc = qc_plan_count_unit(plan, u, &t);
+        if (rc == QC_OK && per_unit) {
+            rc = qc_plan_recount_unit(plan, u, &and_loop, NULL);
+            differ += t.solutions != and_loop.solutions;
+        }
+        total += t.solutions;
+    }
+    qc_plan_free(plan);
+    CHECK(rc == QC_OK && total == known[n].total && differ == 0,
+          "%s join wide n=%d: rc %d, total %llu, %zu units unlike the AND loop's", level, n, rc,
+          (unsigned long long)total, differ);
+    if (!per_unit)
+        return;
+    s.unit_cols = n % 2 ? 3 : 2;   /* a small block of n's parity */
+    s.key_bits = 4;
+    total = 0;
+    rc = qcj_count_with(n, &s, &total, NULL);
+    CHECK(rc == QC_OK && total == known[n].total, "%s join wide, small block, n=%d: rc %d", level,
+          n, rc);
     s = qcj_settings_of(n);
     s.joiner = QCJ_JOIN_AND;
     total = 0;

@@ -56,7 +56,7 @@ if [ "$(uname -m)" = x86_64 ]; then
         -j"$jobs" --output-on-failure
 fi
 
-echo "== Release: the whole suite (label 'valgrind': the default build under valgrind)"
+echo "== Release: the whole suite but label 'long' (label 'valgrind': the default build under valgrind)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$jobs" >/dev/null
-ctest --test-dir build --output-on-failure
+ctest --test-dir build -LE long --output-on-failure

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_sampling.c — the sampler's statistics (bench/sampling.h) against
+ * the published totals, with no timing: the number of solutions of
+ * N=16..20 estimated from seeded random samples of units, each unit
+ * counted whole or, as qcount_sample --sets does, by one random part of
+ * its column sets scaled up.
+ *   - calibration: over 20 seeds a board, the 95% intervals cover Q(N) in
+ *     at least 85 of the 100 samples (a correct interval misses 5 in 100
+ *     on average; 15 misses would be a 1-in-10^4 event);
+ *   - convergence: with one seed, the estimate from 256 units is closer
+ *     to Q(N) than the one from 16, and its interval narrower.
+ * Also the draw itself: each stratum's units and estimated cost add up to
+ * the plan's, and the same seed draws the same units.
+ * Usage: test_sampling KNOWN_TSV
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "join/join.h"
+#include "qcount.h"
+#include "sampling.h"
+#include "check.h"
+#include "known.h"
+
+/* Solutions of unit u: whole (sets 0), or one random part of about
+ * `sets` column sets times the number of parts. */
+static double unit_solutions(const qc_plan *plan, size_t u, uint64_t sets, uint64_t *state)
+{
+    qcj_probe pr;
+    if (qcj_probe_start(plan, u, &pr) != QC_OK)
+        return NAN;
+    const uint64_t parts = sets && pr.keys > sets ? (pr.keys + sets - 1) / sets : 1;
+    const uint64_t j = parts > 1 ? qcs_next(state) % parts : 0;
+    qc_tally t;
+    const int rc = qcj_probe_sets(&pr, pr.keys * j / parts, pr.keys * (j + 1) / parts, &t);
+    qcj_probe_end(&pr);
+    return rc == QC_OK ? (double)parts * (double)t.solutions : NAN;
+}
+
+/* The estimate of the plan's solutions from `units` units in 8 strata. */
+static qcs_estimate estimate(const qc_plan *plan, const double *cost, size_t units, uint64_t seed,
+                             uint64_t sets)
+{
+    qcs_sample s;
+    qcs_estimate e = {NAN, NAN, 0};
+    if (qcs_draw(cost, qc_plan_unit_count(plan), 8, units / 8, seed, &s) != 0)
+        return e;
+    double *y = malloc(s.count * sizeof *y);
+    uint64_t state = seed ^ 0x5851f42d4c957f2dULL;
+    for (size_t i = 0; y && i < s.count; i++)
+        y[i] = unit_solutions(plan, s.unit[i], sets, &state);
+    if (y)
+        e = qcs_total(&s, y);
+    free(y);
+    qcs_sample_free(&s);
+    return e;
+}
+
+/* The draw: strata add up to the plan, and a seed draws the same units. */
+static void test_draw(const double *cost, size_t units)
+{
+    qcs_sample a, b;
+    CHECK(qcs_draw(cost, units, 8, 4, 7, &a) == 0 && qcs_draw(cost, units, 8, 4, 7, &b) == 0);
+    size_t all = 0, same = a.count == b.count;
+    double all_cost = 0, cost_sum = 0;
+    for (int h = 0; h < a.strata; h++) {
+        all += a.units_in[h];
+        all_cost += a.cost_in[h];
+    }
+    for (size_t u = 0; u < units; u++)
+        cost_sum += cost[u];
+    for (size_t i = 0; same && i < a.count; i++)
+        same = a.unit[i] == b.unit[i];
+    CHECK(all == units && fabs(all_cost - cost_sum) <= 1e-9 * cost_sum, "strata cover the plan");
+    CHECK(same, "a seed draws the same units");
+    CHECK(a.count == 32, "%zu units drawn", a.count);
+    qcs_sample_free(&a);
+    qcs_sample_free(&b);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s KNOWN_TSV\n", argv[0]);
+        return 2;
+    }
+    static known_count known[QC_N_MAX + 1];
+    known_load(argv[1], known);
+    int covered = 0, samples = 0;
+    for (int n = 16; n <= 20; n++) {
+        qc_plan *plan;
+        if (qc_plan_create(&plan, n, QC_ENGINE_JOIN) != QC_OK) {
+            CHECK(0, "n=%d: no plan", n);
+            continue;
+        }
+        const size_t units = qc_plan_unit_count(plan);
+        double *cost = malloc(units * sizeof *cost);
+        for (size_t u = 0; u < units; u++)
+            cost[u] = qc_plan_unit_cost(plan, u);
+        if (n == 16)
+            test_draw(cost, units);
+        const double q = (double)known[n].total;
+        const uint64_t sets = n >= 19 ? 16 : 0;   /* parts of units, as --sets does */
+        for (uint64_t seed = 1; seed <= 20; seed++) {
+            const qcs_estimate e = estimate(plan, cost, 32, seed, sets);
+            covered += fabs(e.value - q) <= e.half_width;
+            samples++;
+        }
+        const qcs_estimate small = estimate(plan, cost, 16, 99, sets);
+        const qcs_estimate large = estimate(plan, cost, 256, 99, sets);
+        printf("n=%d: 16 units %.5g +- %.3g, 256 units %.5g +- %.3g, Q(N) %.5g\n", n, small.value,
+               small.half_width, large.value, large.half_width, q);
+        CHECK(fabs(large.value - q) < fabs(small.value - q) && large.half_width < small.half_width,
+              "n=%d: 256 units no nearer Q(N) than 16", n);
+        free(cost);
+        qc_plan_free(plan);
+    }
+    printf("95%% intervals covering Q(N): %d of %d\n", covered, samples);
+    CHECK(samples == 100 && covered >= 85, "only %d of %d intervals cover Q(N)", covered, samples);
+    return check_report("sampling");
+}
