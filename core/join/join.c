@@ -373,19 +373,6 @@ static int join_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
     return rc;
 }
 
-void qcj_unit_keys(const qcj_plan *p, size_t unit, uint64_t *lo, uint64_t *hi)
-{
-    const qcj_geometry *g = &p->geo;
-    const qcj_unit_ref ref = p->unit[unit];
-    const uint32_t slices = p->slices[ref.pattern];
-    const int top_free = g->h - __builtin_popcount(p->pattern[ref.pattern]);
-    const uint64_t keys = qcj_binomial(g->n - qcj_block_cols(g), top_free);
-    *lo = *hi = 0;
-    if (ref.slice < slices) {               /* a part's unit counts no set */
-        *lo = keys * ref.slice / slices;
-        *hi = keys * (ref.slice + 1) / slices;
-    }
-}
 
 int qcj_probe_start(const qc_plan *plan, size_t unit, qcj_probe *pr)
 {
@@ -487,14 +474,15 @@ int qcj_count_with(int n, const qcj_settings *s, qc_u128 *total, qc_u128 *work)
     *total = 0;
     for (size_t u = 0; u < plan->unit_count && rc == QC_OK; u++) {
         qc_tally t;
-        rc = qc_plan_count_unit(plan, u, &t);
+        rc = join_count_unit(plan, u, &t);
         if (rc == QC_OK) {
             *total += t.solutions;
             if (work)
                 *work += t.placements;
         }
     }
-    qc_plan_free(plan);
+    join_release(plan);                 /* as qc_plan_free, without the registry */
+    free(plan);
     return rc;
 }
 

@@ -16,8 +16,8 @@
  *           tables_portable.c  64-bit words, 64 tops a lookup (any CPU);
  *           tables_avx2.c      VPSHUFB on 32 bytes, 8 tops x 32 bottoms;
  *           tables_avx512.c    VPSHUFB on 64 bytes, 8 tops x 64 bottoms;
- *           tables_avx512vbmi.c VPERMI2B on 7-bit slices, 8 x 64;
- *           tables_neon.c      TBL on 6-bit slices, 8 tops x 16 bottoms;
+ *           tables_avx512vbmi.c VPERMI2B on 7-bit digits, 8 x 64;
+ *           tables_neon.c      TBL on 6-bit digits, 8 tops x 16 bottoms;
  *   and     one AND per pair (and_loop.c), every level: the count the
  *           tables are checked against, and the one an audit recounts
  *           with (it shares no pair-counting code with the tables).

@@ -3,15 +3,15 @@
  * tables.h — the byte-table joiners (joiner.h): what every instruction
  * set's tables share.
  *
- * [byte tables] The ANDed part of a signature (bits 0..bits-1) is cut
- * into slices of b bits.  The tops of each key group are taken a block at
+ * [byte tables] The ANDed part of a signature (bits 0..bits-1) is read as
+ * a number in base 2^b, whose digits index the tables.  The tops of each key group are taken a block at
  * a time (8 tops where a table entry is a byte, 64 where it is a 64-bit
- * word): for each slice j, a table of 2^b entries whose entry v has bit i
+ * word): for each digit j, a table of 2^b entries whose entry v has bit i
  * set when top i of the block has a bit in common with v there.  The
- * bottoms are laid out as planes, one byte per bottom and slice (its
- * slice value).  Looking up the planes' bytes in the tables gives, for
- * each bottom, which tops of the block clash with it on slice j; ORed over
- * the slices, the zero bits are the disjoint pairs.  A block's missing
+ * bottoms are laid out as planes, one byte per bottom and digit (its
+ * digit value).  Looking up the planes' bytes in the tables gives, for
+ * each bottom, which tops of the block clash with it on digit j; ORed over
+ * the digits, the zero bits are the disjoint pairs.  A block's missing
  * tops (a group of 11 has a block of 8 and one of 3) clash with every
  * entry of every table, so they count nothing.  One lookup instruction
  * tests a block against as many bottoms as its vector holds bytes.
@@ -21,8 +21,8 @@
  * those groups lie next to each other, so one sweep covers them all.
  *
  * The kinds, by instruction set (each in its own file):
- *   level        slice  entry  lookup
- *   portable     8 bit  word   one load per slice and bottom
+ *   level        digit  entry  lookup
+ *   portable     8 bit  word   one load per digit and bottom
  *   avx2         4 bit  byte   VPSHUFB, 32 bottoms
  *   avx512       4 bit  byte   VPSHUFB, 64 bottoms
  *   avx512vbmi   7 bit  byte   VPERMI2B (two-register table), 64 bottoms
@@ -43,24 +43,24 @@ static inline size_t qcj_tables_stride(size_t len)
     return (len + 15) / 16 * 16 + QCJ_TABLES_PAD;
 }
 
-/* The slices of a `bits`-bit ANDed part in slices of slice_bits (at least
+/* The digits of a `bits`-bit ANDed part in digits of digit_bits (at least
  * one). */
-static inline int qcj_tables_slices(int bits, int slice_bits)
+static inline int qcj_tables_digits(int bits, int digit_bits)
 {
-    const int slices = (bits + slice_bits - 1) / slice_bits;
-    return slices > 0 ? slices : 1;
+    const int digits = (bits + digit_bits - 1) / digit_bits;
+    return digits > 0 ? digits : 1;
 }
 
-/* The planes of the len bottoms `low`, in slices of slice_bits: byte p of
- * plane j (at planes + j * stride) is bits slice_bits*j.. of bottom p; the
+/* The planes of the len bottoms `low`, in digits of digit_bits: byte p of
+ * plane j (at planes + j * stride) is bits digit_bits*j.. of bottom p; the
  * padding past len is zero. */
-static inline void qcj_tables_planes(const uint64_t *low, size_t len, int slice_bits, int slices,
+static inline void qcj_tables_planes(const uint64_t *low, size_t len, int digit_bits, int digits,
                                      uint8_t *planes, size_t stride)
 {
-    const uint64_t mask = (1u << slice_bits) - 1u;
-    for (int j = 0; j < slices; j++) {
+    const uint64_t mask = (1u << digit_bits) - 1u;
+    for (int j = 0; j < digits; j++) {
         uint8_t *plane = planes + (size_t)j * stride;
-        const int shift = slice_bits * j;
+        const int shift = digit_bits * j;
         for (size_t p = 0; p < len; p++)
             plane[p] = (uint8_t)((low[p] >> shift) & mask);
         for (size_t p = len; p < stride; p++)

@@ -19,11 +19,11 @@
 #include "tables.h"
 
 #define TBL_BLOCK 8
-#define TBL_SLICE_BITS 4
-#define TBL_SLICES_MAX 16
+#define TBL_DIGIT_BITS 4
+#define TBL_DIGITS_MAX 16
 
 typedef struct tbl_block {
-    __m256i t[TBL_SLICES_MAX];   /* nibble j's table in both lanes of t[j] */
+    __m256i t[TBL_DIGITS_MAX];   /* nibble j's table in both lanes of t[j] */
 } tbl_block;
 
 typedef __m256i tbl_sums;        /* qword sums */
@@ -86,12 +86,12 @@ static inline __attribute__((always_inline)) uint64_t plane(const uint64_t q[8],
 }
 
 static inline __attribute__((always_inline)) void tbl_build(tbl_block *blk, const uint64_t *tops,
-                                                             size_t n, const int slices)
+                                                             size_t n, const int digits)
 {
     uint64_t q[8];
     bit_planes(tops, n, q);
     const uint64_t bytes = 0x0101010101010101ull, missing = plane(q, 63) * bytes;
-    for (int j = 0; j < slices; j++) {
+    for (int j = 0; j < digits; j++) {
         /* [tables by multiply] entry v of nibble j: the planes of v's bits
          * ORed; each plane times the bytes v whose bit it is */
         const uint64_t lo = missing | plane(q, 4 * j) * 0x0100010001000100ull
@@ -105,10 +105,10 @@ static inline __attribute__((always_inline)) void tbl_build(tbl_block *blk, cons
 /* Which of the 8 tops clash with each of the 32 bottoms of the planes at
  * p. */
 static inline __attribute__((always_inline)) __m256i clash_at(const tbl_block *blk, const uint8_t *p,
-                                                               size_t stride, const int slices)
+                                                               size_t stride, const int digits)
 {
     __m256i clash = _mm256_shuffle_epi8(blk->t[0], _mm256_loadu_si256((const __m256i *)p));
-    for (int j = 1; j < slices; j++)
+    for (int j = 1; j < digits; j++)
         clash = _mm256_or_si256(clash, _mm256_shuffle_epi8(blk->t[j], _mm256_loadu_si256(
                                                                           (const __m256i *)(p + (size_t)j * stride))));
     return clash;
@@ -134,7 +134,7 @@ static const uint8_t live_bytes[64] = {
 static inline __attribute__((always_inline)) void tbl_sweep(const tbl_block *blk,
                                                              const uint8_t *planes, size_t stride,
                                                              size_t b0, size_t nb,
-                                                             const int slices, tbl_sums *sums)
+                                                             const int digits, tbl_sums *sums)
 {
     const uint8_t *p = planes + b0;
     const __m256i zero = _mm256_setzero_si256();
@@ -142,12 +142,12 @@ static inline __attribute__((always_inline)) void tbl_sweep(const tbl_block *blk
         /* [byte counts] at most 8 a vector: 31 vectors fit a byte */
         __m256i bytes = zero;
         for (int round = 0; round < 31 && nb >= 32; round++, nb -= 32, p += 32)
-            bytes = _mm256_add_epi8(bytes, free_bits(clash_at(blk, p, stride, slices)));
+            bytes = _mm256_add_epi8(bytes, free_bits(clash_at(blk, p, stride, digits)));
         *sums = _mm256_add_epi64(*sums, _mm256_sad_epu8(bytes, zero));
     }
     if (nb) {
         const __m256i live = _mm256_loadu_si256((const __m256i *)(live_bytes + 32 - nb));
-        const __m256i bytes = _mm256_and_si256(live, free_bits(clash_at(blk, p, stride, slices)));
+        const __m256i bytes = _mm256_and_si256(live, free_bits(clash_at(blk, p, stride, digits)));
         *sums = _mm256_add_epi64(*sums, _mm256_sad_epu8(bytes, zero));
     }
 }

@@ -14,11 +14,11 @@
 #include "tables.h"
 
 #define TBL_BLOCK 8
-#define TBL_SLICE_BITS 4
-#define TBL_SLICES_MAX 16
+#define TBL_DIGIT_BITS 4
+#define TBL_DIGITS_MAX 16
 
 typedef struct tbl_block {
-    __m512i t[TBL_SLICES_MAX];   /* nibble j's table in every lane of t[j] */
+    __m512i t[TBL_DIGITS_MAX];   /* nibble j's table in every lane of t[j] */
 } tbl_block;
 
 typedef __m512i tbl_sums;        /* qword sums */
@@ -59,16 +59,16 @@ static inline __attribute__((always_inline)) __m512i block_lanes(const uint64_t 
 }
 
 static inline __attribute__((always_inline)) void tbl_build(tbl_block *b, const uint64_t *tops,
-                                                             size_t n, const int slices)
+                                                             size_t n, const int digits)
 {
-    for (int j0 = 0; j0 < slices; j0 += 4) {
+    for (int j0 = 0; j0 < digits; j0 += 4) {
         const __m512i lanes = block_lanes(tops, n, j0);
         b->t[j0] = _mm512_shuffle_i32x4(lanes, lanes, 0x00);
-        if (j0 + 1 < slices)
+        if (j0 + 1 < digits)
             b->t[j0 + 1] = _mm512_shuffle_i32x4(lanes, lanes, 0x55);
-        if (j0 + 2 < slices)
+        if (j0 + 2 < digits)
             b->t[j0 + 2] = _mm512_shuffle_i32x4(lanes, lanes, 0xaa);
-        if (j0 + 3 < slices)
+        if (j0 + 3 < digits)
             b->t[j0 + 3] = _mm512_shuffle_i32x4(lanes, lanes, 0xff);
     }
 }
@@ -76,10 +76,10 @@ static inline __attribute__((always_inline)) void tbl_build(tbl_block *b, const 
 /* Which of the 8 tops clash with each of the 64 bottoms of the planes at
  * p. */
 static inline __attribute__((always_inline)) __m512i clash_at(const tbl_block *b, const uint8_t *p,
-                                                               size_t stride, const int slices)
+                                                               size_t stride, const int digits)
 {
     __m512i clash = _mm512_shuffle_epi8(b->t[0], _mm512_loadu_si512(p));
-    for (int j = 1; j < slices; j++)
+    for (int j = 1; j < digits; j++)
         clash = _mm512_or_si512(clash, _mm512_shuffle_epi8(b->t[j], _mm512_loadu_si512(p + (size_t)j * stride)));
     return clash;
 }
@@ -102,13 +102,13 @@ static inline __attribute__((always_inline)) void add_free(__m512i clash, __mmas
 static inline __attribute__((always_inline)) void tbl_sweep(const tbl_block *b,
                                                              const uint8_t *planes, size_t stride,
                                                              size_t b0, size_t nb,
-                                                             const int slices, tbl_sums *sums)
+                                                             const int digits, tbl_sums *sums)
 {
     const uint8_t *p = planes + b0;
     for (; nb >= 64; nb -= 64, p += 64)
-        add_free(clash_at(b, p, stride, slices), ~(__mmask64)0, sums);
+        add_free(clash_at(b, p, stride, digits), ~(__mmask64)0, sums);
     if (nb)
-        add_free(clash_at(b, p, stride, slices), ((__mmask64)1 << nb) - 1u, sums);
+        add_free(clash_at(b, p, stride, digits), ((__mmask64)1 << nb) - 1u, sums);
 }
 
 #define TBL_COUNT tables_count

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * tables_avx512vbmi.c — the byte-table joiner ([byte tables], tables.h)
- * of the avx512vbmi level: 7-bit slices ("septets") whose 128-byte tables
+ * of the avx512vbmi level: 7-bit digits ("septets") whose 128-byte tables
  * VPERMI2B looks up from two registers (AVX-512 VBMI), 8 tops by 64
  * bottoms a lookup, so a 32-bit ANDed part takes 5 lookups where nibbles
  * take 8; VPOPCNTQ (VPOPCNTDQ) counts the pairs.  Tricks, named where they
  * are used:
  *   [bit planes] a block's tables are built from its 8 tops' bit planes
  *                (one byte per bit: which tops have it), transposed by
- *                GF2P8AFFINEQB (GFNI): entry v of a slice's table is the
+ *                GF2P8AFFINEQB (GFNI): entry v of a digit's table is the
  *                OR of the planes of v's bits.
  */
 #include <immintrin.h>
@@ -17,11 +17,11 @@
 #include "tables.h"
 
 #define TBL_BLOCK 8
-#define TBL_SLICE_BITS 7
-#define TBL_SLICES_MAX 10
+#define TBL_DIGIT_BITS 7
+#define TBL_DIGITS_MAX 10
 
 typedef struct tbl_block {
-    __m512i t[2 * TBL_SLICES_MAX];   /* slice j: entries 0..63 in t[2j], 64..127 in t[2j+1] */
+    __m512i t[2 * TBL_DIGITS_MAX];   /* digit j: entries 0..63 in t[2j], 64..127 in t[2j+1] */
 } tbl_block;
 
 typedef __m512i tbl_sums;            /* qword sums */
@@ -61,11 +61,11 @@ static inline __attribute__((always_inline)) __m512i bit_planes(const uint64_t *
 }
 
 static inline __attribute__((always_inline)) void tbl_build(tbl_block *b, const uint64_t *tops,
-                                                             size_t n, const int slices)
+                                                             size_t n, const int digits)
 {
     const __m512i planes = bit_planes(tops, n);
     const __m512i missing = _mm512_set1_epi8((char)(0xffu << n));   /* clash with all */
-    for (int j = 0; j < slices; j++) {
+    for (int j = 0; j < digits; j++) {
         __m512i lo = missing;
         for (int bit = 0; bit < 6 && 7 * j + bit < 64; bit++)
             lo = _mm512_or_si512(lo, _mm512_maskz_permutexvar_epi8(
@@ -79,12 +79,12 @@ static inline __attribute__((always_inline)) void tbl_build(tbl_block *b, const 
 }
 
 /* Which of the 8 tops clash with each of the 64 bottoms of the planes at
- * p (the low 7 bits of each plane byte index its slice's table). */
+ * p (the low 7 bits of each plane byte index its digit's table). */
 static inline __attribute__((always_inline)) __m512i clash_at(const tbl_block *b, const uint8_t *p,
-                                                               size_t stride, const int slices)
+                                                               size_t stride, const int digits)
 {
     __m512i clash = _mm512_permutex2var_epi8(b->t[0], _mm512_loadu_si512(p), b->t[1]);
-    for (int j = 1; j < slices; j++)
+    for (int j = 1; j < digits; j++)
         clash = _mm512_or_si512(clash, _mm512_permutex2var_epi8(
                                            b->t[2 * j], _mm512_loadu_si512(p + (size_t)j * stride),
                                            b->t[2 * j + 1]));
@@ -102,13 +102,13 @@ static inline __attribute__((always_inline)) void add_free(__m512i clash, __mmas
 static inline __attribute__((always_inline)) void tbl_sweep(const tbl_block *b,
                                                              const uint8_t *planes, size_t stride,
                                                              size_t b0, size_t nb,
-                                                             const int slices, tbl_sums *sums)
+                                                             const int digits, tbl_sums *sums)
 {
     const uint8_t *p = planes + b0;
     for (; nb >= 64; nb -= 64, p += 64)
-        add_free(clash_at(b, p, stride, slices), ~(__mmask64)0, sums);
+        add_free(clash_at(b, p, stride, digits), ~(__mmask64)0, sums);
     if (nb)
-        add_free(clash_at(b, p, stride, slices), ((__mmask64)1 << nb) - 1u, sums);
+        add_free(clash_at(b, p, stride, digits), ((__mmask64)1 << nb) - 1u, sums);
 }
 
 #define TBL_COUNT tables_count

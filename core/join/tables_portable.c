@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * tables_portable.c — the byte-table joiner ([byte tables], tables.h) of
- * the portable level, in plain C for any 64-bit CPU: 8-bit slices whose
+ * the portable level, in plain C for any 64-bit CPU: 8-bit digits whose
  * tables have 64-bit entries, so one load tests 64 tops against a bottom.
  * Tricks, named where they are used:
  *   [word planes]        a block's bit planes are 64-bit words, bit i for
@@ -17,11 +17,11 @@
 #include "tables.h"
 
 #define TBL_BLOCK 64
-#define TBL_SLICE_BITS 8
-#define TBL_SLICES_MAX 8
+#define TBL_DIGIT_BITS 8
+#define TBL_DIGITS_MAX 8
 
 typedef struct tbl_block {
-    uint64_t t[TBL_SLICES_MAX][256];   /* slice j, entry v: the tops clashing with v */
+    uint64_t t[TBL_DIGITS_MAX][256];   /* digit j, entry v: the tops clashing with v */
 } tbl_block;
 
 typedef uint64_t tbl_sums;
@@ -47,14 +47,14 @@ static inline uint64_t popcount64(uint64_t x)
 }
 
 static inline __attribute__((always_inline)) void tbl_build(tbl_block *blk, const uint64_t *tops,
-                                                             size_t n, const int slices)
+                                                             size_t n, const int digits)
 {
     uint64_t planes[64] = {0};           /* [word planes] */
     for (size_t i = 0; i < n; i++)
         for (uint64_t x = tops[i]; x; x &= x - 1)
             planes[__builtin_ctzll(x)] |= (uint64_t)1 << i;
     const uint64_t missing = n == 64 ? 0 : ~(uint64_t)0 << n;   /* clash with all */
-    for (int j = 0; j < slices; j++) {
+    for (int j = 0; j < digits; j++) {
         uint64_t *t = blk->t[j];         /* [tables by doubling] */
         t[0] = missing;
         for (int b = 0; b < 8; b++) {
@@ -67,10 +67,10 @@ static inline __attribute__((always_inline)) void tbl_build(tbl_block *blk, cons
 
 /* Which tops of the block clash with the bottom at p. */
 static inline __attribute__((always_inline)) uint64_t clash_at(const tbl_block *blk, const uint8_t *p,
-                                                               size_t stride, const int slices)
+                                                               size_t stride, const int digits)
 {
     uint64_t clash = blk->t[0][p[0]];
-    for (int j = 1; j < slices; j++)
+    for (int j = 1; j < digits; j++)
         clash |= blk->t[j][p[(size_t)j * stride]];
     return clash;
 }
@@ -87,14 +87,14 @@ static inline void add3(uint64_t *high, uint64_t *low, uint64_t a, uint64_t b, u
 static inline __attribute__((always_inline)) void tbl_sweep(const tbl_block *blk,
                                                              const uint8_t *planes, size_t stride,
                                                              size_t b0, size_t nb,
-                                                             const int slices, tbl_sums *sums)
+                                                             const int digits, tbl_sums *sums)
 {
     const uint8_t *p = planes + b0;
     uint64_t eights = 0, fours = 0, twos = 0, ones = 0, fours_a, fours_b, twos_a, twos_b, eight;
     size_t i = 0;
     /* [word counts] eight words at a time into bit-sliced counters of
      * ones, twos and fours (Harley and Seal): one popcount per 8 words */
-#define FREE(k) (~clash_at(blk, p + i + (k), stride, slices))
+#define FREE(k) (~clash_at(blk, p + i + (k), stride, digits))
     for (; i + 8 <= nb; i += 8) {
         add3(&twos_a, &ones, ones, FREE(0), FREE(1));
         add3(&twos_b, &ones, ones, FREE(2), FREE(3));
@@ -108,7 +108,7 @@ static inline __attribute__((always_inline)) void tbl_sweep(const tbl_block *blk
 #undef FREE
     uint64_t count = 8 * eights + 4 * popcount64(fours) + 2 * popcount64(twos) + popcount64(ones);
     for (; i < nb; i++)
-        count += popcount64(~clash_at(blk, p + i, stride, slices));
+        count += popcount64(~clash_at(blk, p + i, stride, digits));
     *sums += count;
 }
 

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "colex.h"
 #include "isa.h"
 #include "join.h"
 #include "qcount.h"
@@ -43,8 +44,20 @@ QC_ISA_DECLARE(int, qcj_unit_sets,
                 qcj_joiner_kind joiner, uint64_t lo, uint64_t hi, qc_tally *out));
 
 /* The column keys unit `unit` counts, [*lo, *hi) (none for a part's
- * unit). */
-void qcj_unit_keys(const qcj_plan *p, size_t unit, uint64_t *lo, uint64_t *hi);
+ * unit): its slice of its pattern's keys, in colex order. */
+static inline void qcj_unit_keys(const qcj_plan *p, size_t unit, uint64_t *lo, uint64_t *hi)
+{
+    const qcj_geometry *g = &p->geo;
+    const qcj_unit_ref ref = p->unit[unit];
+    const uint32_t slices = p->slices[ref.pattern];
+    const int top_free = g->h - __builtin_popcount(p->pattern[ref.pattern]);
+    const uint64_t keys = qcj_binomial(g->n - qcj_block_cols(g), top_free);
+    *lo = *hi = 0;
+    if (ref.slice < slices) {
+        *lo = keys * ref.slice / slices;
+        *hi = keys * (ref.slice + 1) / slices;
+    }
+}
 
 static inline int qcj_unit_lists_now(const qcj_plan *p, size_t unit, qcj_scratch *sc,
                                      const qcj_side **sides, qc_tally *out)

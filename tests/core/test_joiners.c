@@ -7,7 +7,7 @@
  * even group sizes across the blocks' edges, bottoms carrying a middle
  * queen's mark and top groups spared from its key (extra); every pair
  * disjoint over long sweeps (the byte counters' limits).  A table with one
- * slice skipped (the shape told 8 bits fewer) must fail the same check.
+ * digit skipped (the shape told 8 bits fewer) must fail the same check.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -209,7 +209,7 @@ int main(void)
             CHECK(agrees(&js[i], &c, c.bits, want, tested, &work),
                   "%s: round %d, %d key bits, %d bits, extra %x", js[i].name, round, c.key_bits,
                   c.bits, c.extra);
-        /* a broken table: the top slice (8 bits) skipped, where they
+        /* a broken table: the top digit (8 bits) skipped, where they
          * matter (the AND loop tests whole words, told bits or not) */
         if (c.bits > 8 && want != 0 && tested > 1000)
             for (int i = 0; i < count; i++)
@@ -218,7 +218,7 @@ int main(void)
                     broken_tried++;
                 }
     }
-    printf("a slice skipped: caught in %d of %d counts\n", broken_caught, broken_tried);
+    printf("a digit skipped: caught in %d of %d counts\n", broken_caught, broken_tried);
     CHECK(broken_tried > 100 && broken_caught * 10 >= broken_tried * 9,
           "a broken table passed %d of %d checks", broken_tried - broken_caught, broken_tried);
     qcj_vec_free(&work);
