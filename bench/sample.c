@@ -7,13 +7,15 @@
  * largest units' CPU time.
  *
  *   qcount_sample N [--units U] [--strata H] [--seed S] [--sets K]
- *                   [--largest L] [--threads-note]
+ *                   [--joins P] [--largest L]
  *
  * --units U units in all (default 64), over H strata (default 8); --seed
  * S draws the same sample again (default: from the clock; printed);
  * --sets K counts, of each unit drawn, one part of about K column sets
  * picked at random and scales it by the unit's parts (default: the whole
- * unit), so that a unit of N=28 takes seconds; --largest L also measures
+ * unit); --joins P joins one random part of P of those sets' top blocks
+ * and scales it ([sampled joins]), so that a unit of N=28 takes seconds
+ * where one column set takes minutes; --largest L also measures
  * the L units of largest estimated cost (their CPU time: the longest a
  * checkpoint waits).
  *
@@ -77,7 +79,7 @@ static void reset_peak(void)
 static int usage(const char *why)
 {
     fprintf(stderr, "qcount_sample: %s\nusage: qcount_sample N [--units U] [--strata H] "
-                    "[--seed S] [--sets K] [--largest L]\n", why);
+                    "[--seed S] [--sets K] [--joins P] [--largest L]\n", why);
     return 2;
 }
 
@@ -99,11 +101,15 @@ typedef struct unit_measure {
     double solutions, cpu, memory;
 } unit_measure;
 
-/* Counts unit u, of about `sets` column sets a part (0: whole), into m:
- * its solutions and CPU time, with the working memory kept from unit to
- * unit as a run keeps it. */
-static int measure_unit(const qc_plan *plan, size_t u, unsigned long long sets, uint64_t *state,
-                        unit_measure *m)
+/* Counts unit u, of about `sets` column sets a part (0: whole) and one of
+ * `joins` parts of their joins (0 or 1: whole), into m: its solutions and
+ * CPU time, with the working memory kept from unit to unit as a run keeps
+ * it.  [sampled joins] With joins > 1 the part's sets are counted twice:
+ * joining one part of their top blocks, then none; the difference is that
+ * part's joins, scaled by `joins`, and the second count the rest of the
+ * sets' work (their halves). */
+static int measure_unit(const qc_plan *plan, size_t u, unsigned long long sets,
+                        unsigned long long joins, uint64_t *state, unit_measure *m)
 {
     qcj_probe pr;
     const double t0 = thread_cpu_seconds();
@@ -114,14 +120,23 @@ static int measure_unit(const qc_plan *plan, size_t u, unsigned long long sets, 
     /* one of `parts` equal parts of its sets, picked at random, times parts */
     const uint64_t parts = sets && pr.keys > sets ? (pr.keys + sets - 1) / sets : 1;
     const uint64_t j = parts > 1 ? qcs_next(state) % parts : 0;
-    qc_tally t;
-    rc = qcj_probe_sets(&pr, pr.keys * j / parts, pr.keys * (j + 1) / parts, &t);
+    const uint64_t lo = pr.keys * j / parts, hi = pr.keys * (j + 1) / parts;
+    const uint32_t jp = joins > 1 ? (uint32_t)joins : 0;
+    const uint32_t jpart = jp ? (uint32_t)(qcs_next(state) % jp) : 0;
+    qc_tally t, none;
+    rc = qcj_probe_sets(&pr, lo, hi, jp, jpart, &t);
     const double t2 = thread_cpu_seconds();
+    double rest = 0;
+    if (rc == QC_OK && jp) {
+        rc = qcj_probe_sets(&pr, lo, hi, jp, jp, &none);   /* no joins: the halves alone */
+        rest = thread_cpu_seconds() - t2;
+    }
     qcj_probe_end(&pr);
     if (rc != QC_OK)
         return rc;
-    m->solutions = (double)parts * (double)t.solutions;
-    m->cpu = (t1 - t0) * pr.list_share + (double)parts * (t2 - t1);
+    const double joined = t2 - t1 - rest;
+    m->solutions = (double)parts * (jp ? jp : 1) * (double)t.solutions;
+    m->cpu = (t1 - t0) * pr.list_share + (double)parts * (rest + (jp ? jp : 1) * (joined > 0 ? joined : 0));
     return QC_OK;
 }
 
@@ -139,7 +154,7 @@ static int measure_memory(const qc_plan *plan, size_t u, unit_measure *m)
     int rc = qcj_probe_start(plan, u, &pr);
     qc_tally t;
     if (rc == QC_OK)
-        rc = qcj_probe_sets(&pr, 0, pr.keys ? 1 : 0, &t);
+        rc = qcj_probe_sets(&pr, 0, pr.keys ? 1 : 0, 0, 0, &t);
     if (pr.sc)
         qcj_probe_end(&pr);
     const long peak = status_kib("VmHWM:");
@@ -158,7 +173,7 @@ static void print_estimate(const char *key, qcs_estimate e, double scale)
 int main(int argc, char **argv)
 {
     int n = 0;
-    unsigned long long units_wanted = 64, strata = 8, seed = 0, sets = 0, largest = 0;
+    unsigned long long units_wanted = 64, strata = 8, seed = 0, sets = 0, joins = 0, largest = 0;
     int seed_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -166,6 +181,7 @@ int main(int argc, char **argv)
                                 : !strcmp(a, "--strata") ? &strata
                                 : !strcmp(a, "--seed") ? &seed
                                 : !strcmp(a, "--sets") ? &sets
+                                : !strcmp(a, "--joins") ? &joins
                                 : !strcmp(a, "--largest") ? &largest : NULL;
         if (opt) {
             if (i + 1 >= argc)
@@ -215,7 +231,7 @@ int main(int argc, char **argv)
     double mem_max = 0;
     size_t mem_max_unit = 0;
     for (size_t i = 0; i < s.count; i++)   /* timed, memory kept as in a run */
-        if (measure_unit(plan, s.unit[i], sets, &state, &m[i]) != QC_OK) {
+        if (measure_unit(plan, s.unit[i], sets, joins, &state, &m[i]) != QC_OK) {
             fprintf(stderr, "qcount_sample: unit %zu failed\n", s.unit[i]);
             return 1;
         }
@@ -232,8 +248,8 @@ int main(int argc, char **argv)
             mem_max_unit = s.unit[i];
         }
     }
-    printf("n %d units %zu sampled %zu strata %d seed %llu sets %llu isa %s\n", n, units,
-           s.count, s.strata, seed, sets, qc_isa_name());
+    printf("n %d units %zu sampled %zu strata %d seed %llu sets %llu joins %llu isa %s\n", n,
+           units, s.count, s.strata, seed, sets, joins, qc_isa_name());
     print_estimate("solutions", qcs_total(&s, sol), 1);
     print_estimate("cpu_seconds", qcs_total(&s, cpu), 1);
     print_estimate("core_days", qcs_total(&s, cpu), 1.0 / 86400);
@@ -249,7 +265,7 @@ int main(int argc, char **argv)
             if (cost[u] > cost[best])
                 best = u;
         unit_measure lm;
-        if (measure_unit(plan, best, sets, &state, &lm) != QC_OK)
+        if (measure_unit(plan, best, sets, joins, &state, &lm) != QC_OK)
             return 1;
         if (measure_memory(plan, best, &lm) != QC_OK)
             return 1;

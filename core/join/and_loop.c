@@ -48,8 +48,8 @@ static int and_count(const qcj_join_shape *shape, const qcj_groups *tops, const 
     uint64_t found = 0, tried = 0;
     for (uint32_t tg = 0; tg <= kmask; tg++) {          /* [sieve] */
         const size_t t0 = toff[tg], nt = toff[tg + 1] - t0;
-        if (nt == 0)
-            continue;
+        if (nt == 0 || !qcj_shape_joins(shape, tg, 0))
+            continue;                       /* [sampled joins]: a group a part */
         const uint32_t avail = ~(tg | extra) & kmask;
         for (uint32_t bg = avail;; bg = (bg - 1) & avail) {   /* submasks of avail */
             const size_t b0 = boff[bg], nb = boff[bg + 1] - b0;

@@ -396,14 +396,16 @@ int qcj_probe_start(const qc_plan *plan, size_t unit, qcj_probe *pr)
     return rc;
 }
 
-int qcj_probe_sets(qcj_probe *pr, uint64_t lo, uint64_t hi, qc_tally *out)
+int qcj_probe_sets(qcj_probe *pr, uint64_t lo, uint64_t hi, uint32_t parts, uint32_t part,
+                   qc_tally *out)
 {
     const qcj_plan *data = pr->plan->engine_data;
     out->solutions = 0;
     out->placements = 0;
     if (!pr->sides || lo > hi || hi > pr->keys)
         return pr->sides ? QC_EINVAL : QC_OK;   /* a part's unit counts no set */
-    return qcj_unit_sets_now(data, pr->unit, pr->sc, pr->sides, pr->key0 + lo, pr->key0 + hi, out);
+    return qcj_unit_sets_now(data, pr->unit, pr->sc, pr->sides, pr->key0 + lo, pr->key0 + hi, parts,
+                             part, out);
 }
 
 void qcj_probe_end(qcj_probe *pr)

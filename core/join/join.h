@@ -87,8 +87,11 @@ typedef struct qcj_probe {
 } qcj_probe;
 
 int qcj_probe_start(const qc_plan *plan, size_t unit, qcj_probe *pr);
-/* Counts the unit's keys [lo, hi) (hi <= pr->keys) into *out. */
-int qcj_probe_sets(qcj_probe *pr, uint64_t lo, uint64_t hi, qc_tally *out);
+/* Counts the unit's keys [lo, hi) (hi <= pr->keys) into *out, joining
+ * part `part` of `parts` of each set's top blocks ([sampled joins],
+ * joiner.h: parts 0 or 1 all, part == parts none). */
+int qcj_probe_sets(qcj_probe *pr, uint64_t lo, uint64_t hi, uint32_t parts, uint32_t part,
+                   qc_tally *out);
 void qcj_probe_end(qcj_probe *pr);
 /* Frees the working memory and band lists the plan keeps between units,
  * so that the next unit's peak memory is its own. */

@@ -56,7 +56,23 @@ typedef struct qcj_groups {
 typedef struct qcj_join_shape {
     int key_bits;          /* k, 0..16: groups per side 2^k */
     int bits;              /* the ANDed part: bits 0..bits-1 (1..64) */
+    /* [sampled joins] For the sampler alone (bench/sample.c): with parts
+     * > 1, only the top blocks (tables) or top groups (AND loop) whose
+     * hash modulo parts is `part` are joined, part == parts joins none;
+     * parts 0 or 1 joins all, as every count does. */
+    uint32_t parts, part;
 } qcj_join_shape;
+
+/* [sampled joins] Whether the top block `block` of top group `group` is
+ * joined under shape s (a deterministic spread of blocks over parts). */
+static inline int qcj_shape_joins(const qcj_join_shape *s, uint32_t group, uint32_t block)
+{
+    if (s->parts <= 1)
+        return 1;
+    uint64_t h = ((uint64_t)group << 32 | block) * 0x9e3779b97f4a7c15ULL;
+    h ^= h >> 29;
+    return h % s->parts == s->part;
+}
 
 typedef enum qcj_middle { QCJ_MIDDLE_SPARED, QCJ_MIDDLE_CARRIED } qcj_middle;
 

@@ -44,10 +44,10 @@
 /* [sieve] [runs of groups] every top group tg, a block at a time, against
  * the bottom groups inside ~(tg | extra), 2^run neighbours a sweep. */
 TBL_INLINE uint64_t tbl_sieve(const qcj_groups *tops, const uint32_t *boff, const uint8_t *planes,
-                              size_t stride, int key_bits, uint32_t extra, const int digits,
-                              uint64_t *tested)
+                              size_t stride, const qcj_join_shape *shape, uint32_t extra,
+                              const int digits, uint64_t *tested)
 {
-    const uint32_t kmask = (1u << key_bits) - 1u;
+    const uint32_t kmask = (1u << shape->key_bits) - 1u;
     const uint32_t *toff = tops->off;
     tbl_sums sums = tbl_sums_zero();
     uint64_t tried = 0;
@@ -58,14 +58,18 @@ TBL_INLINE uint64_t tbl_sieve(const qcj_groups *tops, const uint32_t *boff, cons
         const uint32_t avail = ~(tg | extra) & kmask;
         const int run = __builtin_ctz(~avail);     /* its low free bits */
         const uint32_t high = avail >> run;
+        uint64_t free_bottoms = 0;
         for (uint32_t hg = high;; hg = (hg - 1) & high) {      /* submasks of high */
-            tried += nt * (boff[(hg + 1) << run] - boff[hg << run]);
+            free_bottoms += boff[(hg + 1) << run] - boff[hg << run];
             if (hg == 0)
                 break;
         }
         for (uint32_t i = toff[tg]; i < toff[tg + 1]; i += TBL_BLOCK) {
             tbl_block block;
             const size_t n = toff[tg + 1] - i < TBL_BLOCK ? toff[tg + 1] - i : TBL_BLOCK;
+            if (!qcj_shape_joins(shape, tg, i))
+                continue;                   /* [sampled joins] */
+            tried += n * free_bottoms;
             tbl_build(&block, tops->low + i, n, digits);
             for (uint32_t hg = high;; hg = (hg - 1) & high) {
                 const size_t b0 = boff[hg << run], nb = boff[(hg + 1) << run] - b0;
@@ -97,7 +101,7 @@ static int TBL_COUNT(const qcj_join_shape *shape, const qcj_groups *tops,
     TBL_PLANES(bottoms->low, nb, digits, planes, stride);
 #define TBL_CASE(c)                                                                           \
     case c:                                                                                   \
-        *pairs = tbl_sieve(tops, bottoms->off, planes, stride, shape->key_bits, extra,        \
+        *pairs = tbl_sieve(tops, bottoms->off, planes, stride, shape, extra,                  \
                            c <= TBL_DIGITS_MAX ? c : TBL_DIGITS_MAX, tested);                 \
         return QC_OK
     switch (digits) {

@@ -271,13 +271,15 @@ int QC_LEVEL(qcj_unit_lists)(const qcj_plan *p, size_t unit, qcj_scratch *sc,
 }
 
 int QC_LEVEL(qcj_unit_sets)(const qcj_plan *p, size_t unit, qcj_scratch *sc, const qcj_side *sides,
-                            qcj_joiner_kind joiner, uint64_t lo, uint64_t hi, qc_tally *out)
+                            qcj_joiner_kind joiner, uint64_t lo, uint64_t hi, uint32_t parts,
+                            uint32_t part, qc_tally *out)
 {
     const qcj_geometry *g = &p->geo;
     const qcj_unit_ref ref = p->unit[unit];
     unit_walk w = {.p = p, .sc = sc, .sides = sides, .q = p->pattern[ref.pattern],
                    .joiner = qcj_level_joiner(joiner),
-                   .shape = {.key_bits = g->key_bits, .bits = g->and_bits}};
+                   .shape = {.key_bits = g->key_bits, .bits = g->and_bits, .parts = parts,
+                             .part = part}};
     w.rest = p->block & ~w.q;
     const int rc = count_keys(&w, lo, hi, qc_stop_flag);
     if (rc != QC_OK)
@@ -301,7 +303,7 @@ int QC_LEVEL(qcj_count_unit)(const qcj_plan *p, size_t unit, qcj_scratch *sc,
     }
     uint64_t lo, hi;
     qcj_unit_keys(p, unit, &lo, &hi);
-    rc = QC_LEVEL(qcj_unit_sets)(p, unit, sc, sides, joiner, lo, hi, &counted);
+    rc = QC_LEVEL(qcj_unit_sets)(p, unit, sc, sides, joiner, lo, hi, 0, 0, &counted);
     if (p->slices[ref.pattern] > 1)
         qcj_shared_release(p->shared, ref.pattern, rc == QC_OK);
     if (rc != QC_OK)

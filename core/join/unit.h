@@ -33,7 +33,8 @@ QC_ISA_DECLARE(int, qcj_count_unit,
  * qcj_shared_release once counted), *out the queens its own listing
  * placed; for a part's unit ([split build]) the part is listed, *sides is
  * NULL and *out is the unit's tally; so it is, with nothing listed, for a
- * unit whose pattern counts no set ([no empty units], join.c).  qcj_unit_sets then counts its column
+ * unit whose pattern counts no set ([no empty units], join.c).  parts and
+ * part: [sampled joins] (joiner.h; 0, 0: all).  qcj_unit_sets then counts its column
  * keys [lo, hi) (qcj_unit_keys: the unit's own range) with those lists.
  * Returns as qcj_count_unit. */
 QC_ISA_DECLARE(int, qcj_unit_lists,
@@ -41,7 +42,8 @@ QC_ISA_DECLARE(int, qcj_unit_lists,
                 qc_tally *out));
 QC_ISA_DECLARE(int, qcj_unit_sets,
                (const qcj_plan *p, size_t unit, qcj_scratch *sc, const qcj_side *sides,
-                qcj_joiner_kind joiner, uint64_t lo, uint64_t hi, qc_tally *out));
+                qcj_joiner_kind joiner, uint64_t lo, uint64_t hi, uint32_t parts, uint32_t part,
+                qc_tally *out));
 
 /* The column keys unit `unit` counts, [*lo, *hi) (none for a part's
  * unit): its slice of its pattern's keys, in colex order. */
@@ -70,13 +72,13 @@ static inline int qcj_unit_lists_now(const qcj_plan *p, size_t unit, qcj_scratch
 
 static inline int qcj_unit_sets_now(const qcj_plan *p, size_t unit, qcj_scratch *sc,
                                     const qcj_side *sides, uint64_t lo, uint64_t hi,
-                                    qc_tally *out)
+                                    uint32_t parts, uint32_t part, qc_tally *out)
 {
     static int (*const at_level[QC_ISA_LEVELS_])(const qcj_plan *, size_t, qcj_scratch *,
                                                  const qcj_side *, qcj_joiner_kind, uint64_t,
-                                                 uint64_t, qc_tally *) = {
+                                                 uint64_t, uint32_t, uint32_t, qc_tally *) = {
         QC_ISA_TABLE(qcj_unit_sets)};
-    return at_level[qc_isa_current()](p, unit, sc, sides, p->joiner, lo, hi, out);
+    return at_level[qc_isa_current()](p, unit, sc, sides, p->joiner, lo, hi, parts, part, out);
 }
 
 /* Unit `unit` at level `level` with the level's joiner of kind `joiner`

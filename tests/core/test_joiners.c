@@ -96,6 +96,28 @@ static int agrees(const joiner_here *jh, const join_case *c, int bits, uint64_t 
     return rc == QC_OK && pairs == want && tested == want_tested;
 }
 
+/* [sampled joins] The parts of a count partition it: over parts 0..P-1
+ * the pairs and the pairs tested add up to the whole count's, and part P
+ * joins nothing. */
+static int parts_add_up(const joiner_here *jh, const join_case *c, uint64_t want,
+                        uint64_t want_tested, qcj_vec *work)
+{
+    const qcj_groups tops = {c->toff, c->tops}, bottoms = {c->boff, c->bottoms};
+    uint64_t pairs = 0, tested = 0;
+    for (uint32_t part = 0; part <= 5; part++) {
+        const qcj_join_shape shape = {.key_bits = c->key_bits, .bits = c->bits, .parts = 5,
+                                      .part = part};
+        uint64_t p = 0, t = 0;
+        if (jh->j->count(&shape, &tops, &bottoms, c->extra, work, &p, &t) != QC_OK)
+            return 0;
+        if (part == 5 && (p != 0 || t != 0))
+            return 0;
+        pairs += p;
+        tested += t;
+    }
+    return pairs == want && tested == want_tested;
+}
+
 /* A random sparse value of `bits` bits, denser with `density`. */
 static uint64_t random_value(int bits, int density)
 {
@@ -209,6 +231,10 @@ int main(void)
             CHECK(agrees(&js[i], &c, c.bits, want, tested, &work),
                   "%s: round %d, %d key bits, %d bits, extra %x", js[i].name, round, c.key_bits,
                   c.bits, c.extra);
+        if (round % 5 == 0)
+            for (int i = 0; i < count; i++)
+                CHECK(parts_add_up(&js[i], &c, want, tested, &work), "%s: round %d in parts",
+                      js[i].name, round);
         /* a broken table: the top digit (8 bits) skipped, where they
          * matter (the AND loop tests whole words, told bits or not) */
         if (c.bits > 8 && want != 0 && tested > 1000)
