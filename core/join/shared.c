@@ -44,6 +44,7 @@ struct qcj_shared {
     uint32_t *units;      /* per pattern: its units (slices and parts) */
     uint32_t *left;       /* ... of these, not yet finished in this pass */
     uint64_t listings;    /* band parts listed since the store was made */
+    uint64_t evictions;   /* idle entries recycled with units to come   */
     entry *live;          /* entries holding a pattern's lists         */
     entry *spare;         /* recycled entries, buffers kept            */
     int spares;
@@ -146,6 +147,7 @@ static void trim_idle(qcj_shared *sh)
             }
         if (idle <= QCJ_SHARED_IDLE)
             return;
+        sh->evictions++;
         unlink_live(sh, oldest);
         recycle(sh, oldest);
     }
@@ -306,10 +308,12 @@ void qcj_shared_trim(qcj_shared *sh)
     unlock(sh);
 }
 
-uint64_t qcj_shared_listings(qcj_shared *sh)
+uint64_t qcj_shared_listings(qcj_shared *sh, uint64_t *evictions)
 {
     lock(sh);
     const uint64_t listed = sh->listings;
+    if (evictions)
+        *evictions = sh->evictions;
     unlock(sh);
     return listed;
 }

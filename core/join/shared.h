@@ -59,8 +59,12 @@ void qcj_shared_release(qcj_shared *sh, size_t index, int finished);
 void qcj_shared_trim(qcj_shared *sh);
 
 /* The band parts listed so far (each of the QCJ_SHARED_PARTS parts of a
- * pattern's lists counts one), for the tests: the work of a pass. */
-uint64_t qcj_shared_listings(qcj_shared *sh);
+ * pattern's lists counts one), for the tests: the work of a pass.  Where
+ * `evictions` is not NULL it gets the idle entries recycled so far while
+ * units of their pattern were still to come: each may cost a pattern's
+ * parts listed again, so that threads running many patterns at once list
+ * more than one thread does, by at most QCJ_SHARED_PARTS an eviction. */
+uint64_t qcj_shared_listings(qcj_shared *sh, uint64_t *evictions);
 
 /* [split build] The unit listing part `part` of pattern `index`'s band
  * lists (unless another unit has listed it, or is listing it: then this
