@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "context.h"
+#include "ledger_commands.h"
 #include "modes.h"
 #include "mpi_load.h"
 #include "mpi_run.h"
@@ -68,6 +69,8 @@ int main(int argc, char **argv)
     if (qc_known_test_load() != 0)
         return fail("cannot read QCOUNT_TEST_KNOWN");
 #endif
+    if (argc > 1 && qc_ledger_command_named(argv[1]))   /* merge, audit, show */
+        return qc_ledger_command(argc - 1, argv + 1);   /* ledgers/ */
     qc_options opts;
     char err[256];
     if (qc_options_parse(argc, argv, &opts, err, sizeof err) != 0)
@@ -90,6 +93,9 @@ int main(int argc, char **argv)
     if (qct_mpi_launcher_rank() >= 0) {
         if (opts.range)
             return fail("a range of board sizes is counted by one process: give mpirun one N");
+        if (opts.parts)
+            return fail("--part counts in one process, not across an MPI job: start each part "
+                        "on its own (QCOUNT_MPI=0 under a launcher)");
         return qc_mpi_load_main(&opts, &argc, &argv);   /* count/mpi_load.c */
     }
 

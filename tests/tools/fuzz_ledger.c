@@ -57,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     unsigned char *file = malloc(hs + size + 1);
     size_t len = 0;
     if (mode > 0) {
-        qct_ledger_encode_header(plan, file);
+        qct_ledger_encode_header(plan, NULL, file);
         len = hs;
     }
     memcpy(file + len, data, size);
@@ -68,9 +68,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 continue;
             r[0] %= (unsigned char)(units + 1);   /* mostly in range */
             memset(r + 1, 0, 7);
-            uint64_t c = qct_ledger_checksum(qc_plan_fingerprint(plan), r, 32);
+            uint64_t c = qct_ledger_checksum(qc_plan_fingerprint(plan), r, QCT_LEDGER_SUM_AT);
             for (int i = 0; i < 8; i++)
-                r[32 + i] = (unsigned char)(c >> (8 * i));
+                r[QCT_LEDGER_SUM_AT + i] = (unsigned char)(c >> (8 * i));
         }
     }
     len += size;

@@ -34,7 +34,7 @@ ck=$tmp/kill.ckpt
 units=0                              # read from the header once it exists
 prev=0
 for share in 0 15 35 60 80; do
-    target=$((64 + 40 * units * share / 100))   # share 0: once the header is there
+    target=$((128 + 128 * units * share / 100))   # share 0: once the header is there
     "${run[@]}" --checkpoint "$ck" >"$tmp/out" 2>"$tmp/err" &
     pid=$!
     while kill -0 $pid 2>/dev/null && [ "$(stat -c %s "$ck" 2>/dev/null || echo 0)" -lt $target ]; do
@@ -137,11 +137,11 @@ mkdir "$tmp/adir"
 refused "cannot open for writing: Is a directory" "$tmp/adir"
 refused "cannot create" "/proc/qcount-test.ckpt"
 head -c 40 "$good" >"$tmp/trunc.ckpt"
-refused "truncated header \(40 of 64 bytes\)" "$tmp/trunc.ckpt"
+refused "truncated header \(40 of 128 bytes\)" "$tmp/trunc.ckpt"
 : >"$tmp/empty.ckpt"
 refused "empty file" "$tmp/empty.ckpt"
 cp "$good" "$tmp/mid.ckpt"
-printf '\xff' | dd of="$tmp/mid.ckpt" bs=1 seek=$((64 + 40 * 3 + 10)) conv=notrunc status=none
+printf '\xff' | dd of="$tmp/mid.ckpt" bs=1 seek=$((128 + 128 * 3 + 10)) conv=notrunc status=none
 refused "record 4 of $records12 is corrupted" "$tmp/mid.ckpt"
 cp "$good" "$tmp/hdr.ckpt"
 printf '\x07' | dd of="$tmp/hdr.ckpt" bs=1 seek=17 conv=notrunc status=none

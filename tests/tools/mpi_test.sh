@@ -88,7 +88,7 @@ resume)
     # stopped with SIGTERM; finished on 1 rank: the exact total, and each
     # run took over what the previous ones had saved.
     ledger=$tmp/ledger
-    records() { local sz; sz=$(stat -c %s "$ledger" 2>/dev/null || echo 64); echo $(((sz - 64) / 40)); }
+    records() { local sz; sz=$(stat -c %s "$ledger" 2>/dev/null || echo 128); echo $(((sz - 128) / 128)); }
     # start_and_kill SIGNAL NP N: runs mpirun in the background, kills it
     # once the ledger holds 50 more records; returns the run's status
     start_and_kill() {
@@ -186,7 +186,7 @@ stall)
             >"$tmp/out" 2>"$tmp/err" &
         pid=$! worker= i=0
         # rank 1, once the ledger holds 1000, 2000, ... units
-        while [ $i -lt 500 ] && [ "$(size)" -lt $((trial * 40000)) ]; do sleep 0.01; i=$((i + 1)); done
+        while [ $i -lt 500 ] && [ "$(size)" -lt $((trial * 128000)) ]; do sleep 0.01; i=$((i + 1)); done
         # timeout -> mpirun -> the ranks
         for p in $(pgrep -P "$(pgrep -P $pid | head -1)"); do
             grep -qz '^OMPI_COMM_WORLD_RANK=1$' /proc/$p/environ 2>/dev/null && worker=$p
@@ -209,7 +209,7 @@ stop)
     # 1 without the line: this fails if qcount-mpirun passes them on so.)
     n=16 want=$(known_total 16)
     launcher=$(dirname "$0")/../../tools/scripts/qcount-mpirun
-    records() { local sz; sz=$(stat -c %s "$1" 2>/dev/null || echo 64); echo $(((sz - 64) / 40)); }
+    records() { local sz; sz=$(stat -c %s "$1" 2>/dev/null || echo 128); echo $(((sz - 128) / 128)); }
     set -m   # each job its own process group, and SIGINT not ignored in it
     free() { local i=0; while [ $i -lt 100 ] && ! flock -n -x "$1" true 2>/dev/null; do sleep 0.05; i=$((i + 1)); done; flock -n -x "$1" true; }
     # expect_stop HOW SIGNAL STATUS NAME COMMAND...

@@ -42,6 +42,9 @@ const char qc_usage_text[] =
     "                      that differs; a note for N > 27, which have none\n"
     "      --checkpoint=FILE  record each finished work unit in the ledger FILE;\n"
     "                      the same command run again resumes from it (one N)\n"
+    "      --part=K/M      count only part K of M (1 <= K <= M), into the ledger\n"
+    "                      of --checkpoint: parts of about equal work, the same\n"
+    "                      on any machine; 'qcount merge' adds the parts' ledgers\n"
     "      --progress      show the progress line on stderr even when it is not\n"
     "                      a terminal (by default: only on a terminal)\n"
     "  -q, --quiet         never show the progress line\n"
@@ -70,9 +73,17 @@ const char qc_usage_text[] =
     "status 2.  SIGINT and SIGTERM stop the count cleanly (exit 130 and 143);\n"
     "with --checkpoint, the units finished so far are kept for the next run.\n"
     "Started by mpirun or srun, qcount counts across the job's ranks (threads\n"
-    "per rank as above) and rank 0 alone prints; set QCOUNT_MPI=0 to count alone.\n";
+    "per rank as above) and rank 0 alone prints; set QCOUNT_MPI=0 to count alone.\n"
+    "\n"
+    "Ledgers (read only; see qcount(1)):\n"
+    "  qcount merge [--json] LEDGER...   the total of ledgers (parts) that hold\n"
+    "                      every unit once: exit status 1, no total, if any is missing\n"
+    "  qcount audit [--sample=P] [--seed=S] LEDGER\n"
+    "                      count P percent (default 1) of its units again by another path\n"
+    "  qcount show [--json] LEDGER       its records: unit, tally, engine, ISA\n"
+    "                      level, host, CPU seconds, time finished\n";
 
-enum { OPT_NO_BIND = 256, OPT_SMT, OPT_CHECKPOINT, OPT_PROGRESS };
+enum { OPT_NO_BIND = 256, OPT_SMT, OPT_CHECKPOINT, OPT_PROGRESS, OPT_PART };
 
 static const struct option long_options[] = {
     {"threads", required_argument, NULL, 't'},
@@ -84,6 +95,7 @@ static const struct option long_options[] = {
     {"stats", no_argument, NULL, 's'},
     {"check", no_argument, NULL, 'c'},
     {"checkpoint", required_argument, NULL, OPT_CHECKPOINT},
+    {"part", required_argument, NULL, OPT_PART},
     {"progress", no_argument, NULL, OPT_PROGRESS},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
@@ -150,6 +162,24 @@ static int option_error(int c, char **argv, char *err, size_t errlen)
     FAIL("unknown option '-%c' (see --help)", optopt);   /* escaped with the rest */
 }
 
+/* "K/M" into opts->part and opts->parts: 0, or -1. */
+static int parse_part(const char *s, qc_options *opts)
+{
+    const char *slash = strchr(s, '/');
+    char k[16];
+    long part, parts;
+    if (!slash || (size_t)(slash - s) >= sizeof k)
+        return -1;
+    memcpy(k, s, (size_t)(slash - s));
+    k[slash - s] = '\0';
+    if (qc_parse_int(k, 1, 1000000, &part) != 0 || qc_parse_int(slash + 1, 1, 1000000, &parts) != 0
+        || part > parts)
+        return -1;
+    opts->part = (int)part;
+    opts->parts = (int)parts;
+    return 0;
+}
+
 /* The count's own options (and -h, -V).  Returns 0, 1 when the action is
  * settled (help, version), or -1 with a message. */
 static int take_option(int c, char **argv, qc_options *opts, char *err, size_t errlen)
@@ -188,6 +218,10 @@ static int take_option(int c, char **argv, qc_options *opts, char *err, size_t e
         if (*optarg == '\0')
             FAIL("empty checkpoint file name (--checkpoint needs a FILE)");
         opts->checkpoint = optarg;
+        break;
+    case OPT_PART:
+        if (parse_part(optarg, opts) != 0)
+            FAIL("invalid part '%s' (expected K/M, 1 <= K <= M <= 1000000)", optarg);
         break;
     case OPT_PROGRESS:
         if (opts->progress != QC_PROGRESS_NEVER)
@@ -264,7 +298,8 @@ static const char *count_only_option(const qc_options *opts)
 {
     return opts->threads ? "--threads" : opts->json ? "--json"
            : !(opts->bind & QC_BIND_PIN) ? "--no-bind" : opts->bind & QC_BIND_SMT ? "--smt"
-           : opts->engine_given ? "--engine" : opts->check ? "--check" : NULL;
+           : opts->engine_given ? "--engine" : opts->check ? "--check"
+           : opts->parts ? "--part" : NULL;
 }
 
 /* One board size, word[0..len): 0, or -1 with a message saying which way
@@ -307,6 +342,8 @@ static int parse_n(int argc, char **argv, int first, qc_options *opts, char *err
             FAIL("invalid range '%s' (the first board size is larger than the last)", word);
         if (opts->checkpoint)
             FAIL("--checkpoint takes one board size N, not the range '%s'", word);
+        if (opts->parts)
+            FAIL("--part takes one board size N, not the range '%s'", word);
         opts->range = 1;
     } else {
         if (parse_board(word, strlen(word), &opts->n, err, errlen) != 0)
@@ -346,6 +383,13 @@ static int parse_words(int argc, char **argv, qc_options *opts, char *err, size_
         return 0;
     if (parse_n(argc, argv, optind, opts, err, errlen) != 0)
         return -1;
+    if (opts->parts && opts->action == QC_ACTION_COUNT && !opts->checkpoint)
+        FAIL("--part needs --checkpoint FILE: the part's ledger is what 'qcount merge' adds up");
+    if (opts->parts && opts->check)
+        FAIL("--check compares whole counts; check the total 'qcount merge' gives instead");
+    if (opts->parts && (opts->unique || opts->mode.format == QC_FORMAT_BFILE))
+        FAIL("--part counts a share of the solutions: %s needs the whole count",
+             opts->unique ? "--unique" : "--format=bfile");
     return opts->action == QC_ACTION_COUNT && !opts->threads ? omp_threads(opts, err, errlen) : 0;
 }
 

@@ -33,6 +33,7 @@ typedef struct qc_options {
     int unique;           /* also print the fundamental count (A002562)  */
     int stats;            /* print placements and rates on stderr         */
     const char *checkpoint;   /* --checkpoint FILE: the ledger, or NULL */
+    int part, parts;          /* --part K/M: part K of M (part.h); 0, 0: all */
     int progress;             /* QC_PROGRESS_AUTO, _ALWAYS or _NEVER */
     qc_mode_options mode; /* --list, --svg, --solve, --verify (mode_options.h) */
 } qc_options;

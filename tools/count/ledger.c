@@ -48,6 +48,9 @@ struct qct_ledger {
     char *path;
     size_t units;
     uint64_t fingerprint;
+    unsigned version;        /* the file's format: records are written in it */
+    char host[40];           /* this machine's name, for the records' log */
+    char engine[16];         /* the plan's engine's name, likewise */
     unsigned char *done;     /* done[u]: unit u has a good record        */
     qc_tally *tallies;       /* its tally, when done                     */
     size_t done_count;
@@ -114,35 +117,89 @@ uint64_t qct_ledger_checksum(uint64_t seed, const unsigned char *p, size_t len)
     return h ^ (h >> 33);
 }
 
-/* Header: 0 magic[8] | 8 version u32 | 12 header size u32 | 16 N u32 |
- * 20 engine id u32 | 24 engine name[16] | 40 unit count u64 |
- * 48 fingerprint u64 | 56 checksum of bytes 0..55 (seed 0). */
-void qct_ledger_encode_header(const qc_plan *plan, unsigned char *buf)
+/* s into a field of size bytes, cut to leave at least one NUL (the
+ * field is zeroed before). */
+static void put_string(unsigned char *field, const char *s, size_t size)
 {
-    memset(buf, 0, QCT_LEDGER_HEADER_SIZE);
+    memcpy(field, s, strnlen(s, size - 1));
+}
+
+/* Header, version 2: 0 magic[8] | 8 version u32 | 12 header size u32 |
+ * 16 N u32 | 20 engine id u32 | 24 engine name[16] | 40 unit count u64 |
+ * 48 fingerprint u64 | 56 part K u32 | 60 part M u32 (both 0: the whole
+ * plan) | 64 the part's unit count u64 | 72 its digest u64 (part.h) |
+ * 80..119 zero | 120 checksum of bytes 0..119 (seed 0).
+ * Version 1: bytes 0..55 the same, 56 checksum of bytes 0..55. */
+static void encode_header_start(const qc_plan *plan, unsigned version, unsigned size,
+                                unsigned char *buf)
+{
+    memset(buf, 0, size);
     memcpy(buf, QCT_LEDGER_MAGIC, 8);
-    put32(buf + 8, QCT_LEDGER_VERSION);
-    put32(buf + 12, QCT_LEDGER_HEADER_SIZE);
+    put32(buf + 8, version);
+    put32(buf + 12, size);
     put32(buf + 16, (uint32_t)qc_plan_n(plan));
     put32(buf + 20, (uint32_t)qc_plan_engine(plan));
     const char *name = qc_engine_name(qc_plan_engine(plan));
     strncpy((char *)buf + 24, name ? name : "", 15);
     put64(buf + 40, (uint64_t)qc_plan_unit_count(plan));
     put64(buf + 48, qc_plan_fingerprint(plan));
-    put64(buf + 56, qct_ledger_checksum(0, buf, 56));
 }
 
-/* Record: 0 unit u64 | 8 solutions low u64 | 16 solutions high u64 |
- * 24 placements u64 | 32 checksum of bytes 0..31 seeded with the plan
- * fingerprint. */
-void qct_ledger_encode_record(uint64_t fingerprint, uint64_t unit, const qc_tally *t,
-                              unsigned char *buf)
+void qct_ledger_encode_header(const qc_plan *plan, const qct_part *part, unsigned char *buf)
+{
+    encode_header_start(plan, QCT_LEDGER_VERSION, QCT_LEDGER_HEADER_SIZE, buf);
+    if (part && part->count) {
+        put32(buf + 56, part->index);
+        put32(buf + 60, part->count);
+        put64(buf + 64, part->units);
+        put64(buf + 72, part->digest);
+    }
+    put64(buf + QCT_LEDGER_SUM_AT, qct_ledger_checksum(0, buf, QCT_LEDGER_SUM_AT));
+}
+
+void qct_ledger_encode_header_v1(const qc_plan *plan, unsigned char *buf)
+{
+    encode_header_start(plan, 1, QCT_LEDGER_V1_HEADER_SIZE, buf);
+    put64(buf + QCT_LEDGER_V1_HEADER_SUM_AT, qct_ledger_checksum(0, buf, QCT_LEDGER_V1_HEADER_SUM_AT));
+}
+
+/* Record, version 2: 0 unit u64 | 8 solutions low u64 | 16 solutions high
+ * u64 | 24 placements u64 | 32 finished, microseconds since 1970 UTC i64 |
+ * 40 CPU microseconds u64 (all ones: unknown) | 48 engine[16] | 64 ISA
+ * level[16] | 80 host[40] | 120 checksum of bytes 0..119 seeded with the
+ * plan fingerprint.  Version 1: bytes 0..31 the same, 32 checksum of
+ * bytes 0..31.  The strings are cut to leave a NUL. */
+static void encode_tally(uint64_t unit, const qc_tally *t, unsigned char *buf)
 {
     put64(buf, unit);
     put64(buf + 8, (uint64_t)t->solutions);
     put64(buf + 16, (uint64_t)(t->solutions >> 64));
     put64(buf + 24, t->placements);
-    put64(buf + 32, qct_ledger_checksum(fingerprint, buf, 32));
+}
+
+void qct_ledger_encode_record(uint64_t fingerprint, uint64_t unit, const qc_tally *t,
+                              const qct_unit_log *log, unsigned char *buf)
+{
+    memset(buf, 0, QCT_LEDGER_RECORD_SIZE);
+    encode_tally(unit, t, buf);
+    put64(buf + 40, UINT64_MAX);
+    if (log) {
+        put64(buf + 32, (uint64_t)log->finished_us);
+        if (log->cpu_seconds >= 0)
+            put64(buf + 40, (uint64_t)(log->cpu_seconds * 1e6 + 0.5));
+        put_string(buf + 48, log->engine, 16);
+        put_string(buf + 64, log->isa, 16);
+        put_string(buf + 80, log->host, 40);
+    }
+    put64(buf + QCT_LEDGER_SUM_AT, qct_ledger_checksum(fingerprint, buf, QCT_LEDGER_SUM_AT));
+}
+
+void qct_ledger_encode_record_v1(uint64_t fingerprint, uint64_t unit, const qc_tally *t,
+                                 unsigned char *buf)
+{
+    encode_tally(unit, t, buf);
+    put64(buf + QCT_LEDGER_V1_RECORD_SUM_AT,
+          qct_ledger_checksum(fingerprint, buf, QCT_LEDGER_V1_RECORD_SUM_AT));
 }
 
 static void *flush_loop(void *arg);
@@ -159,13 +216,23 @@ static int all_zero(const unsigned char *p, size_t len)
     return 1;
 }
 
-/* Checks the header in buf against plan; fills l's index from the
- * records.  Pure: no I/O.  On failure, err names the problem (the caller
- * prefixes the file name). */
-static int ledger_parse(qct_ledger *l, const unsigned char *buf, size_t len,
-                        const qc_plan *plan, char *err, size_t errlen)
+/* A string field into out (size bytes, from size - 1 bytes of the
+ * field), one printable line: other bytes as '?'. */
+static void get_string(char *out, size_t size, const unsigned char *p)
 {
-    const size_t hs = QCT_LEDGER_HEADER_SIZE, rs = QCT_LEDGER_RECORD_SIZE;
+    memcpy(out, p, size - 1);
+    out[size - 1] = '\0';
+    for (char *c = out; *c; c++)
+        if (*c < 0x21 || *c > 0x7e)
+            *c = '?';
+}
+
+/* The header at the start of buf into *h.  Pure: no I/O.  On failure,
+ * err names the problem (the caller prefixes the file name). */
+static int parse_header(const unsigned char *buf, size_t len, qct_ledger_header *h,
+                        char *err, size_t errlen)
+{
+    memset(h, 0, sizeof *h);
     if (len < 8 || memcmp(buf, QCT_LEDGER_MAGIC, 8) != 0) {
         if (len == 0)
             FAIL("empty file, not a qcount ledger");
@@ -173,43 +240,94 @@ static int ledger_parse(qct_ledger *l, const unsigned char *buf, size_t len,
             FAIL("truncated header (%zu of %u bytes)", len, QCT_LEDGER_HEADER_SIZE);
         FAIL("not a qcount ledger (no QCLEDGER magic)");
     }
-    if (len < hs)
+    if (len < 16)
         FAIL("truncated header (%zu of %u bytes)", len, QCT_LEDGER_HEADER_SIZE);
     uint32_t version = get32(buf + 8);
-    if (version != QCT_LEDGER_VERSION)
-        FAIL("ledger format version %u, this qcount reads version %u only",
+    size_t hs = version == 1 ? QCT_LEDGER_V1_HEADER_SIZE : QCT_LEDGER_HEADER_SIZE;
+    size_t sum_at = version == 1 ? QCT_LEDGER_V1_HEADER_SUM_AT : QCT_LEDGER_SUM_AT;
+    if (version != 1 && version != QCT_LEDGER_VERSION)
+        FAIL("ledger format version %u, this qcount reads versions 1 to %u",
              (unsigned)version, QCT_LEDGER_VERSION);
+    if (len < hs)
+        FAIL("truncated header (%zu of %zu bytes)", len, hs);
     if (get32(buf + 12) != hs)
         FAIL("header is corrupted (header size %u, expected %zu)", (unsigned)get32(buf + 12), hs);
-    if (get64(buf + 56) != qct_ledger_checksum(0, buf, 56))
+    if (get64(buf + sum_at) != qct_ledger_checksum(0, buf, sum_at))
         FAIL("header is corrupted (checksum mismatch)");
+    h->version = version;
+    h->n = (int)get32(buf + 16);
+    h->engine_id = get32(buf + 20);
+    get_string(h->engine, sizeof h->engine, buf + 24);
+    h->units = get64(buf + 40);
+    h->fingerprint = get64(buf + 48);
+    if (version >= 2) {
+        h->part.index = get32(buf + 56);
+        h->part.count = get32(buf + 60);
+        h->part.units = get64(buf + 64);
+        h->part.digest = get64(buf + 72);
+        if (h->part.index > h->part.count || (h->part.count && !h->part.index)
+            || h->part.count > QCT_PART_MAX)
+            FAIL("header is corrupted (part %u/%u)", (unsigned)h->part.index,
+                 (unsigned)h->part.count);
+    }
+    return 0;
+}
 
-    uint32_t n = get32(buf + 16);
-    char engine[17] = {0};
-    memcpy(engine, buf + 24, 16);
-    for (char *p = engine; *p; p++)     /* keep the message one printable line */
-        if (*p < 0x21 || *p > 0x7e)
-            *p = '?';
-    uint64_t units = get64(buf + 40), fingerprint = get64(buf + 48);
+int qct_ledger_check_plan(const qct_ledger_header *h, const qc_plan *plan, char *err, size_t errlen)
+{
     const char *my_engine = qc_engine_name(qc_plan_engine(plan));
-    if (n != (uint32_t)qc_plan_n(plan) || get32(buf + 20) != (uint32_t)qc_plan_engine(plan)
-        || strcmp(engine, my_engine ? my_engine : "") != 0)
-        FAIL("belongs to another count (N=%u, engine %s), not to this one (N=%d, engine %s)",
-             (unsigned)n, engine, qc_plan_n(plan), my_engine ? my_engine : "?");
-    if (units != (uint64_t)qc_plan_unit_count(plan) || fingerprint != qc_plan_fingerprint(plan))
+    if (h->n != qc_plan_n(plan) || h->engine_id != (unsigned)qc_plan_engine(plan)
+        || strcmp(h->engine, my_engine ? my_engine : "") != 0)
+        FAIL("belongs to another count (N=%d, engine %s), not to this one (N=%d, engine %s)",
+             h->n, h->engine, qc_plan_n(plan), my_engine ? my_engine : "?");
+    if (h->units != (uint64_t)qc_plan_unit_count(plan) || h->fingerprint != qc_plan_fingerprint(plan))
         FAIL("was written for another work split (%llu units, fingerprint %016llx; this "
              "qcount splits N=%d into %zu units, fingerprint %016llx)",
-             (unsigned long long)units, (unsigned long long)fingerprint, qc_plan_n(plan),
+             (unsigned long long)h->units, (unsigned long long)h->fingerprint, qc_plan_n(plan),
              qc_plan_unit_count(plan), (unsigned long long)qc_plan_fingerprint(plan));
+    return 0;
+}
 
-    /* Records: good ones are indexed; a bad or zero record is allowed only
-     * in the tail (nothing good after it). */
+/* Whether the ledger with header h is the one for part: 0 or -1 (err). */
+static int check_part(const qct_ledger_header *h, const qct_part *part, char *err, size_t errlen)
+{
+    char have[24], want[24];
+    qct_part_name(&h->part, have, sizeof have);
+    qct_part_name(part, want, sizeof want);
+    if (h->part.index != part->index || h->part.count != part->count) {
+        if (!part->count)
+            FAIL("holds part %s of the count, not the whole count (add --part %s)", have, have);
+        if (!h->part.count)
+            FAIL("holds the whole count, not part %s (drop --part, or use another file)", want);
+        FAIL("holds part %s of the count, not part %s", have, want);
+    }
+    if (part->count && (h->part.units != part->units || h->part.digest != part->digest))
+        FAIL("part %s was dealt otherwise when it was written (%llu units, this qcount's "
+             "part %s has %llu)", have, (unsigned long long)h->part.units, want,
+             (unsigned long long)part->units);
+    return 0;
+}
+
+/* Takes the good record r (its unit already checked against the units). */
+typedef int (*take_fn)(void *ctx, const unsigned char *r, uint64_t unit, const qct_ledger_header *h);
+
+/* The records after the header: good ones go to take (which returns -1
+ * for a unit it already has); a bad or zero record is allowed only in the
+ * tail (nothing good after it).  *good_end: the byte just after the last
+ * good record. */
+static int parse_records(const unsigned char *buf, size_t len, const qct_ledger_header *h,
+                         take_fn take, void *ctx, size_t *good_end, char *err, size_t errlen)
+{
+    const int v1 = h->version == 1;
+    const size_t hs = v1 ? QCT_LEDGER_V1_HEADER_SIZE : QCT_LEDGER_HEADER_SIZE;
+    const size_t rs = v1 ? QCT_LEDGER_V1_RECORD_SIZE : QCT_LEDGER_RECORD_SIZE;
+    const size_t sum_at = v1 ? QCT_LEDGER_V1_RECORD_SUM_AT : QCT_LEDGER_SUM_AT;
     size_t count = (len - hs) / rs;
     size_t first_bad = 0;        /* 1 + index of the first bad record, 0 if none */
-    size_t good_end = hs;        /* byte just after the last good record */
+    *good_end = hs;
     for (size_t i = 0; i < count; i++) {
         const unsigned char *r = buf + hs + i * rs;
-        if (get64(r + 32) != qct_ledger_checksum(fingerprint, r, 32)) {
+        if (get64(r + sum_at) != qct_ledger_checksum(h->fingerprint, r, sum_at)) {
             if (!all_zero(r, rs) && !first_bad)
                 first_bad = i + 1;
             continue;
@@ -217,20 +335,53 @@ static int ledger_parse(qct_ledger *l, const unsigned char *buf, size_t len,
         if (first_bad)
             FAIL("record %zu of %zu is corrupted (checksum mismatch)", first_bad, count);
         uint64_t unit = get64(r);
-        if (unit >= units)
+        if (unit >= h->units)
             FAIL("record %zu of %zu names unit %llu, past the %llu units", i + 1, count,
-                 (unsigned long long)unit, (unsigned long long)units);
-        if (l->done[unit])
+                 (unsigned long long)unit, (unsigned long long)h->units);
+        if (take(ctx, r, unit, h) != 0)
             FAIL("unit %llu is recorded twice (record %zu of %zu)", (unsigned long long)unit,
                  i + 1, count);
-        l->done[unit] = 1;
-        l->tallies[unit].solutions = (qc_u128)get64(r + 8) | (qc_u128)get64(r + 16) << 64;
-        l->tallies[unit].placements = get64(r + 24);
-        l->done_count++;
-        good_end = hs + (i + 1) * rs;
+        *good_end = hs + (i + 1) * rs;
     }
+    return 0;
+}
+
+static qc_tally get_tally(const unsigned char *r)
+{
+    return (qc_tally){.solutions = (qc_u128)get64(r + 8) | (qc_u128)get64(r + 16) << 64,
+                      .placements = get64(r + 24)};
+}
+
+static int take_into_ledger(void *ctx, const unsigned char *r, uint64_t unit,
+                            const qct_ledger_header *h)
+{
+    (void)h;
+    qct_ledger *l = ctx;
+    if (l->done[unit])
+        return -1;
+    l->done[unit] = 1;
+    l->tallies[unit] = get_tally(r);
+    l->done_count++;
+    return 0;
+}
+
+/* Checks the ledger in buf against plan and part; fills l's index from
+ * the records.  Pure: no I/O.  On failure, err names the problem (the
+ * caller prefixes the file name). */
+static int ledger_parse(qct_ledger *l, const unsigned char *buf, size_t len,
+                        const qc_plan *plan, const qct_part *part, char *err, size_t errlen)
+{
+    qct_ledger_header h;
+    if (parse_header(buf, len, &h, err, errlen) != 0
+        || qct_ledger_check_plan(&h, plan, err, errlen) != 0
+        || check_part(&h, part, err, errlen) != 0)
+        return -1;
+    size_t good_end;
+    if (parse_records(buf, len, &h, take_into_ledger, l, &good_end, err, errlen) != 0)
+        return -1;
     /* Zero records before the last good one stay (they are skipped); the
      * damaged tail after it goes at the first append. */
+    l->version = h.version;
     l->end = (off_t)good_end;
     l->file_size = (off_t)len;
     return 0;
@@ -260,7 +411,8 @@ static unsigned char *read_all(int fd, size_t size, size_t *got)
 
 /* Creates path holding just the header: written to a temporary file in the
  * same directory, synced, then link()ed to path (fails if path exists). */
-static int create_ledger(const char *path, const qc_plan *plan, char *err, size_t errlen)
+static int create_ledger(const char *path, const qc_plan *plan, const qct_part *part,
+                         char *err, size_t errlen)
 {
     size_t plen = strlen(path);
     char *tmp = malloc(plen + 32), *dircopy = strdup(path);
@@ -277,7 +429,7 @@ static int create_ledger(const char *path, const qc_plan *plan, char *err, size_
     if (fd < 0)
         FAIL("ledger '%s': cannot create: %s", path, strerror(errno));
     unsigned char header[QCT_LEDGER_HEADER_SIZE];
-    qct_ledger_encode_header(plan, header);
+    qct_ledger_encode_header(plan, part, header);
     if (pwrite(fd, header, sizeof header, 0) != (ssize_t)sizeof header || fsync(fd) != 0) {
         int e = errno;
         unlink(tmp);
@@ -310,6 +462,13 @@ fail:
 
 int qct_ledger_open(qct_ledger **out, const char *path, const qc_plan *plan, char *err, size_t errlen)
 {
+    const qct_part whole = {0, 0, 0, 0};
+    return qct_ledger_open_part(out, path, plan, &whole, err, errlen);
+}
+
+int qct_ledger_open_part(qct_ledger **out, const char *path, const qc_plan *plan,
+                         const qct_part *part, char *err, size_t errlen)
+{
     *out = NULL;
     unsigned char *buf = NULL;
     qct_ledger *l = calloc(1, sizeof *l);
@@ -320,6 +479,8 @@ int qct_ledger_open(qct_ledger **out, const char *path, const qc_plan *plan, cha
     l->fd = -1;
     l->units = qc_plan_unit_count(plan);
     l->fingerprint = qc_plan_fingerprint(plan);
+    const char *engine = qc_engine_name(qc_plan_engine(plan));
+    snprintf(l->engine, sizeof l->engine, "%s", engine ? engine : "?");
     l->path = strdup(path);
     l->done = calloc(l->units ? l->units : 1, 1);
     l->tallies = calloc(l->units ? l->units : 1, sizeof *l->tallies);
@@ -332,7 +493,7 @@ int qct_ledger_open(qct_ledger **out, const char *path, const qc_plan *plan, cha
             break;
         if (errno != ENOENT || attempt > 0)
             FAIL("ledger '%s': cannot open for writing: %s", path, strerror(errno));
-        if (create_ledger(path, plan, err, errlen) != 0)
+        if (create_ledger(path, plan, part, err, errlen) != 0)
             goto fail;
     }
     struct stat st;
@@ -354,9 +515,12 @@ int qct_ledger_open(qct_ledger **out, const char *path, const qc_plan *plan, cha
         FAIL("ledger '%s': cannot read it all (%zu of %lld bytes)", path, len,
              (long long)st.st_size);
     char why[200];
-    if (ledger_parse(l, buf, len, plan, why, sizeof why) != 0)
+    if (ledger_parse(l, buf, len, plan, part, why, sizeof why) != 0)
         FAIL("ledger '%s': %s", path, why);
     free(buf);
+    if (gethostname(l->host, sizeof l->host - 1) != 0)
+        strcpy(l->host, "?");
+    l->host[sizeof l->host - 1] = '\0';
     pthread_mutex_init(&l->lock, NULL);
     pthread_cond_init(&l->wake, NULL);
     l->have_flusher = pthread_create(&l->flusher, NULL, flush_loop, l) == 0;
@@ -435,6 +599,11 @@ static void *flush_loop(void *arg)
 
 int qct_ledger_record(qct_ledger *l, size_t unit, const qc_tally *t)
 {
+    return qct_ledger_record_log(l, unit, t, NULL);
+}
+
+int qct_ledger_record_log(qct_ledger *l, size_t unit, const qc_tally *t, const qct_unit_log *log)
+{
     if (unit >= l->units || l->done[unit]) {
         errno = EINVAL;
         return -1;
@@ -447,10 +616,32 @@ int qct_ledger_record(qct_ledger *l, size_t unit, const qc_tally *t)
         l->file_size = l->end;
     }
     unsigned char rec[QCT_LEDGER_RECORD_SIZE];
-    qct_ledger_encode_record(l->fingerprint, unit, t, rec);
+    size_t size = QCT_LEDGER_RECORD_SIZE;
+    if (l->version == 1) {
+        size = QCT_LEDGER_V1_RECORD_SIZE;
+        qct_ledger_encode_record_v1(l->fingerprint, unit, t, rec);
+    } else {
+        qct_unit_log mine;
+        if (!log) {
+            memset(&mine, 0, sizeof mine);
+            snprintf(mine.engine, sizeof mine.engine, "%s", l->engine);
+            snprintf(mine.isa, sizeof mine.isa, "%s", qc_isa_name());
+            mine.cpu_seconds = -1;
+            log = &mine;
+        }
+        qct_unit_log stamped = *log;
+        if (!stamped.host[0])
+            memcpy(stamped.host, l->host, sizeof stamped.host);
+        if (!stamped.finished_us) {
+            struct timespec now;
+            clock_gettime(CLOCK_REALTIME, &now);
+            stamped.finished_us = (int64_t)now.tv_sec * 1000000 + now.tv_nsec / 1000;
+        }
+        qct_ledger_encode_record(l->fingerprint, unit, t, &stamped, rec);
+    }
     size_t at = 0;
-    while (at < sizeof rec) {
-        ssize_t k = pwrite(l->fd, rec + at, sizeof rec - at, l->end + (off_t)at);
+    while (at < size) {
+        ssize_t k = pwrite(l->fd, rec + at, size - at, l->end + (off_t)at);
         if (k < 0 && errno == EINTR)
             continue;
         if (k <= 0) {
@@ -462,7 +653,7 @@ int qct_ledger_record(qct_ledger *l, size_t unit, const qc_tally *t)
         }
         at += (size_t)k;
     }
-    l->end += (off_t)sizeof rec;
+    l->end += (off_t)size;
     l->file_size = l->end;
     l->done[unit] = 1;
     l->tallies[unit] = *t;
@@ -492,4 +683,104 @@ void qct_ledger_close(qct_ledger *l)
     free(l->done);
     free(l->tallies);
     free(l);
+}
+
+/* ---- reading a ledger as it stands ----------------------------------- */
+
+#undef FAIL
+#define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); goto fail; } while (0)
+
+/* What parse_records fills for qct_ledger_load: the entries, and which
+ * units are in them. */
+typedef struct load_ctx {
+    qct_ledger_file *f;
+    unsigned char *seen;     /* [units] */
+} load_ctx;
+
+static int take_into_file(void *ctx, const unsigned char *r, uint64_t unit,
+                          const qct_ledger_header *h)
+{
+    load_ctx *c = ctx;
+    if (c->seen[unit])
+        return -1;
+    c->seen[unit] = 1;
+    qct_ledger_entry *e = &c->f->entries[c->f->count++];
+    memset(e, 0, sizeof *e);
+    e->unit = unit;
+    e->tally = get_tally(r);
+    e->log.cpu_seconds = -1;
+    if (h->version >= 2) {
+        e->log.finished_us = (int64_t)get64(r + 32);
+        uint64_t cpu = get64(r + 40);
+        if (cpu != UINT64_MAX)
+            e->log.cpu_seconds = (double)cpu / 1e6;
+        get_string(e->log.engine, sizeof e->log.engine, r + 48);
+        get_string(e->log.isa, sizeof e->log.isa, r + 64);
+        get_string(e->log.host, sizeof e->log.host, r + 80);
+    }
+    return 0;
+}
+
+int qct_ledger_load(const char *path, qct_ledger_file **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    unsigned char *buf = NULL;
+    load_ctx c = {0};
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    if (fd < 0)
+        FAIL("ledger '%s': cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0)
+        FAIL("ledger '%s': cannot stat: %s", path, strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        FAIL("ledger '%s': not a regular file, not a qcount ledger", path);
+    size_t len = 0;
+    buf = read_all(fd, (size_t)st.st_size, &len);
+    if (!buf)
+        FAIL("ledger '%s': out of memory reading it", path);
+    if (len != (size_t)st.st_size)
+        FAIL("ledger '%s': cannot read it all (%zu of %lld bytes)", path, len,
+             (long long)st.st_size);
+    c.f = calloc(1, sizeof *c.f);
+    if (!c.f)
+        FAIL("ledger '%s': out of memory", path);
+    char why[200];
+    if (parse_header(buf, len, &c.f->header, why, sizeof why) != 0)
+        FAIL("ledger '%s': %s", path, why);
+    const qct_ledger_header *h = &c.f->header;
+    const size_t hs = h->version == 1 ? QCT_LEDGER_V1_HEADER_SIZE : QCT_LEDGER_HEADER_SIZE;
+    const size_t rs = h->version == 1 ? QCT_LEDGER_V1_RECORD_SIZE : QCT_LEDGER_RECORD_SIZE;
+    const size_t records = (len - hs) / rs;
+    if (h->units > SIZE_MAX / 2)
+        FAIL("ledger '%s': header is corrupted (%llu units)", path, (unsigned long long)h->units);
+    c.seen = calloc(h->units ? h->units : 1, 1);
+    c.f->entries = calloc(records ? records : 1, sizeof *c.f->entries);
+    if (!c.seen || !c.f->entries)
+        FAIL("ledger '%s': out of memory", path);
+    size_t good_end;
+    if (parse_records(buf, len, h, take_into_file, &c, &good_end, why, sizeof why) != 0)
+        FAIL("ledger '%s': %s", path, why);
+    c.f->damaged_bytes = len - good_end;
+    c.f->file_bytes = len;
+    close(fd);
+    free(buf);
+    free(c.seen);
+    *out = c.f;
+    return 0;
+fail:
+    qc_quote_in_place(err, errlen);
+    if (fd >= 0)
+        close(fd);
+    free(buf);
+    free(c.seen);
+    qct_ledger_file_free(c.f);
+    return -1;
+}
+
+void qct_ledger_file_free(qct_ledger_file *f)
+{
+    if (!f)
+        return;
+    free(f->entries);
+    free(f);
 }

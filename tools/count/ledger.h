@@ -2,14 +2,20 @@
 /*
  * ledger.h — the checkpoint ledger: an append-only file that records each
  * finished work unit of one plan, so that a run killed at any moment can
- * be started again and redo only the units it had not finished.
+ * be started again and redo only the units it had not finished, and so
+ * that the units' tallies, with who counted them, when and how, can be
+ * merged, audited and published (qcount merge, audit, show).
  *
- * The file is a 64-byte header binding it to one plan (magic, format
- * version, N, engine, unit count, plan fingerprint, header checksum) and
- * then one 40-byte record per finished unit (unit index, solutions as two
- * 64-bit halves, placements, checksum seeded with the plan fingerprint).
- * All fields are little-endian.  See ledger.c for what a crash can leave
- * behind and how it is read back.
+ * The file is a header binding it to one plan and one part of it, then
+ * one record per finished unit.  All fields are little-endian.
+ *   Version 2 (written now): a 128-byte header (magic, format version,
+ *   N, engine, unit count, plan fingerprint, part K/M with its unit count
+ *   and digest, checksum), 128-byte records (unit, solutions as two
+ *   64-bit halves, placements, when it finished, CPU seconds, engine, ISA
+ *   level, host, checksum seeded with the plan fingerprint).
+ *   Version 1 (read, and appended to in its own format): a 64-byte header
+ *   without the part, 40-byte records without the log.
+ * See ledger.c for what a crash can leave behind and how it is read back.
  */
 #ifndef QCT_LEDGER_H
 #define QCT_LEDGER_H
@@ -17,30 +23,55 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "part.h"
 #include "qcount.h"
 
 #define QCT_LEDGER_MAGIC "QCLEDGER"      /* 8 bytes, no terminator in the file */
-#define QCT_LEDGER_VERSION 1u
-#define QCT_LEDGER_HEADER_SIZE 64u
-#define QCT_LEDGER_RECORD_SIZE 40u
+#define QCT_LEDGER_VERSION 2u            /* the version new ledgers get */
+#define QCT_LEDGER_HEADER_SIZE 128u      /* version 2's */
+#define QCT_LEDGER_RECORD_SIZE 128u
+#define QCT_LEDGER_SUM_AT 120u           /* the checksum's offset, header and record */
+#define QCT_LEDGER_V1_HEADER_SIZE 64u    /* version 1's */
+#define QCT_LEDGER_V1_RECORD_SIZE 40u
+#define QCT_LEDGER_V1_HEADER_SUM_AT 56u
+#define QCT_LEDGER_V1_RECORD_SUM_AT 32u
 
 typedef struct qct_ledger qct_ledger;
 
+/* The log of one record: who counted the unit, how and when.  Strings end
+ * in a NUL; "" and negative or zero numbers: not known (a version 1
+ * record knows none of it). */
+typedef struct qct_unit_log {
+    char engine[16];          /* the engine's name ("join")            */
+    char isa[16];             /* the ISA level it ran at ("avx512")    */
+    char host[40];            /* the machine's host name, cut to fit   */
+    double cpu_seconds;       /* CPU time the unit took; < 0 unknown   */
+    int64_t finished_us;      /* when it finished: microseconds since
+                                 1970-01-01 UTC; 0 unknown             */
+} qct_unit_log;
+
 /* Opens the ledger at path for this plan, creating it (header only) if the
  * path does not exist.  An existing ledger is verified: header (magic,
- * format version, N, engine, plan fingerprint, unit count) and every
+ * format version, N, engine, plan fingerprint, unit count, part) and every
  * record's checksum.  A torn or corrupt LAST record from a crash is
  * tolerated (that unit is simply redone; the first append truncates the
  * torn tail), and so are all-zero records (blocks a crash left unwritten).
- * Anything else wrong (foreign ledger, other N/engine/split, corrupted
- * middle record, truncated header, not a ledger, in use by another process)
- * returns -1 with a one-line message naming the file and the problem in
- * err, and the file left byte-for-byte untouched. */
+ * Anything else wrong (foreign ledger, other N/engine/split/part,
+ * corrupted middle record, truncated header, not a ledger, in use by
+ * another process) returns -1 with a one-line message naming the file and
+ * the problem in err, and the file left byte-for-byte untouched.
+ * qct_ledger_open is for the whole plan; qct_ledger_open_part for one part
+ * (part.h; its units and digest filled by qct_part_fill), which a ledger
+ * created by it records. */
 int qct_ledger_open(qct_ledger **out, const char *path, const qc_plan *plan, char *err, size_t errlen);
+int qct_ledger_open_part(qct_ledger **out, const char *path, const qc_plan *plan,
+                         const qct_part *part, char *err, size_t errlen);
 int qct_ledger_is_done(const qct_ledger *l, size_t unit);
 int qct_ledger_get(const qct_ledger *l, size_t unit, qc_tally *out);  /* 0 if done, -1 if not */
 size_t qct_ledger_done_count(const qct_ledger *l);
-/* Appends one finished unit's record.  Each record is one pwrite() at the
+/* Appends one finished unit's record, with log (NULL: the plan's engine,
+ * the running ISA level, this host, CPU time unknown, finished now; a
+ * version 1 ledger keeps no log).  Each record is one pwrite() at the
  * end of the file, so a killed process (kill -9) loses nothing that was
  * recorded; a flusher thread of the ledger fdatasync()s within
  * QCT_LEDGER_SYNC_SECONDS (group commit), so a power loss or OS crash can
@@ -48,6 +79,7 @@ size_t qct_ledger_done_count(const qct_ledger *l);
  * earlier ones, and the append never waits for the disk.  Not thread-safe:
  * callers serialise.  Returns 0, or -1 with errno set. */
 int qct_ledger_record(qct_ledger *l, size_t unit, const qc_tally *t);
+int qct_ledger_record_log(qct_ledger *l, size_t unit, const qc_tally *t, const qct_unit_log *log);
 /* Forces everything recorded so far to disk (fdatasync).  0 or -1 (+errno). */
 int qct_ledger_sync(qct_ledger *l);
 /* Stops the flusher, syncs (as qct_ledger_sync) and closes; NULL is fine. */
@@ -63,14 +95,61 @@ void qct_ledger_close(qct_ledger *l);
 void qct_ledger_sweep(const char *path);
 #define QCT_LEDGER_STALE_SECONDS 60
 
+/* ---- reading a ledger as it stands (qcount merge, audit, show) ------ */
+
+/* What a ledger's header says. */
+typedef struct qct_ledger_header {
+    unsigned version;
+    int n;
+    unsigned engine_id;
+    char engine[17];          /* printable: other bytes shown as '?' */
+    uint64_t units;
+    uint64_t fingerprint;
+    qct_part part;            /* whole (0/0) in a version 1 ledger */
+} qct_ledger_header;
+
+/* One good record, in file order. */
+typedef struct qct_ledger_entry {
+    uint64_t unit;
+    qc_tally tally;
+    qct_unit_log log;
+} qct_ledger_entry;
+
+typedef struct qct_ledger_file {
+    qct_ledger_header header;
+    qct_ledger_entry *entries;
+    size_t count;             /* good records                          */
+    size_t damaged_bytes;     /* past the last good record: a partial, bad
+                                 or zero tail a crash can leave (redone on
+                                 resume); 0 for a ledger written whole   */
+    size_t file_bytes;
+} qct_ledger_file;
+
+/* Reads the ledger at path, read-only, without a lock: header and every
+ * record, under the same rules as qct_ledger_open (a damaged tail is
+ * noted in damaged_bytes; corruption before a good record, a unit twice or
+ * past the units refuse).  Never writes.  0, or -1 with a one-line
+ * message naming the file in err. */
+int qct_ledger_load(const char *path, qct_ledger_file **out, char *err, size_t errlen);
+/* Whether h is the header of plan's ledgers: 0, or -1 with the reason
+ * (another count, another work split) in err, as qct_ledger_open says it. */
+int qct_ledger_check_plan(const qct_ledger_header *h, const qc_plan *plan, char *err, size_t errlen);
+void qct_ledger_file_free(qct_ledger_file *f);
+
 /* ---- the file format, for tools and tests (ledger_dump, fuzzers) ---- */
 
-/* Writes the header of plan's ledger into buf (QCT_LEDGER_HEADER_SIZE). */
-void qct_ledger_encode_header(const qc_plan *plan, unsigned char *buf);
+/* Writes the header of plan's ledger for part into buf
+ * (QCT_LEDGER_HEADER_SIZE); part NULL: the whole plan. */
+void qct_ledger_encode_header(const qc_plan *plan, const qct_part *part, unsigned char *buf);
 /* Writes one record into buf (QCT_LEDGER_RECORD_SIZE); the checksum is
- * seeded with the plan fingerprint, so a record means nothing elsewhere. */
+ * seeded with the plan fingerprint, so a record means nothing elsewhere.
+ * log NULL: nothing known. */
 void qct_ledger_encode_record(uint64_t fingerprint, uint64_t unit, const qc_tally *t,
-                              unsigned char *buf);
+                              const qct_unit_log *log, unsigned char *buf);
+/* The same in format version 1 (QCT_LEDGER_V1_HEADER_SIZE and _RECORD_SIZE). */
+void qct_ledger_encode_header_v1(const qc_plan *plan, unsigned char *buf);
+void qct_ledger_encode_record_v1(uint64_t fingerprint, uint64_t unit, const qc_tally *t,
+                                 unsigned char *buf);
 /* The checksum of len bytes seeded with seed (header: seed 0). */
 uint64_t qct_ledger_checksum(uint64_t seed, const unsigned char *p, size_t len);
 

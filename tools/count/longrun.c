@@ -19,10 +19,13 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "longrun.h"
+#include "mpi_run.h"
 
 static int stop_flag;          /* the run's stop flag, set by the handler */
 static int stop_signal;        /* which signal set it */
@@ -35,27 +38,90 @@ static void on_stop_signal(int sig)
     __atomic_store_n(&stop_flag, 1, __ATOMIC_RELAXED);
 }
 
+/* Units of other parts are "known" with nothing in them: the run leaves
+ * them out and adds nothing for them; the others are the ledger's. */
 static int unit_known(void *ctx, size_t unit, qc_tally *out)
 {
     qc_longrun_ctx *lr = ctx;
-    return qct_ledger_get(lr->ledger, unit, out) == 0;
+    if (lr->member && !lr->member[unit]) {
+        *out = (qc_tally){0, 0};
+        return 1;
+    }
+    return lr->ledger && qct_ledger_get(lr->ledger, unit, out) == 0;
+}
+
+/* [unit CPU time] A unit's CPU seconds: the calling worker's CPU clock
+ * since its previous unit_done in this run (the scheduler calls unit_done
+ * on the thread that counted the unit, right after counting it), or since
+ * the thread started counting: the run's threads are fresh, and the
+ * calling thread's clock is read as the run starts (unit_clock_start). */
+static _Thread_local struct { long generation; double cpu; } unit_clock;
+
+static double thread_cpu_seconds(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+        return -1;
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void unit_clock_start(qc_longrun_ctx *lr)
+{
+    static long generations;
+    lr->generation = __atomic_add_fetch(&generations, 1, __ATOMIC_RELAXED);
+    unit_clock.generation = lr->generation;
+    unit_clock.cpu = thread_cpu_seconds();
+}
+
+static double unit_cpu_seconds(const qc_longrun_ctx *lr)
+{
+    double now = thread_cpu_seconds(), since = unit_clock.generation == lr->generation
+                                                   ? unit_clock.cpu : 0;
+    unit_clock.generation = lr->generation;
+    unit_clock.cpu = now;
+    return now >= 0 && since >= 0 ? now - since : -1;
 }
 
 static int unit_done(void *ctx, size_t unit, const qc_tally *t)
 {
     qc_longrun_ctx *lr = ctx;
-    if (lr->ledger && qct_ledger_record(lr->ledger, unit, t) != 0) {
+    qct_unit_log log = {.cpu_seconds = -1};
+    snprintf(log.engine, sizeof log.engine, "%s", lr->engine);
+    if (lr->remote) {
+        /* counted by some rank: which one, at what level, the job does
+         * not say; the host names the job's rank 0 */
+        char host[32] = "?";
+        gethostname(host, sizeof host - 1);
+        host[sizeof host - 1] = '\0';
+        snprintf(log.host, sizeof log.host, "mpi@%s", host);
+    } else {
+        log.cpu_seconds = unit_cpu_seconds(lr);
+        snprintf(log.isa, sizeof log.isa, "%s", qc_isa_name());
+    }
+    if (lr->ledger && qct_ledger_record_log(lr->ledger, unit, t, &log) != 0) {
         lr->write_errno = errno;
         return -1;
     }
     return 0;
 }
 
+/* The progress of the part alone: the other parts' units are neither
+ * done nor to do. */
 static void progress(void *ctx, const qc_progress *p)
 {
     qc_longrun_ctx *lr = ctx;
-    if (lr->line)
-        qcp_line_update(lr->line, p);
+    if (!lr->line)
+        return;
+    qc_progress mine = *p;
+    mine.units_done -= lr->others;
+    mine.units_total -= lr->others;
+    mine.units_resumed -= lr->others;
+    mine.work_done -= lr->others_work;
+    mine.work_total -= lr->others_work;
+    mine.work_resumed -= lr->others_work;
+    if (mine.work_resumed < 0)   /* rounding */
+        mine.work_resumed = 0;
+    qcp_line_update(lr->line, &mine);
 }
 
 int qc_longrun_open(qc_longrun_ctx *lr, const qc_options *opts, const qc_plan *plan,
@@ -63,14 +129,44 @@ int qc_longrun_open(qc_longrun_ctx *lr, const qc_options *opts, const qc_plan *p
 {
     memset(lr, 0, sizeof *lr);
     lr->path = opts->checkpoint;
-    if (opts->checkpoint && qct_ledger_open(&lr->ledger, opts->checkpoint, plan, msg, msglen) != 0)
+    lr->remote = qct_mpi_launcher_rank() >= 0;
+    const char *engine = qc_engine_name(qc_plan_engine(plan));
+    snprintf(lr->engine, sizeof lr->engine, "%s", engine ? engine : "?");
+    qct_part part = {0, 0, 0, 0};
+    if (opts->parts) {
+        const size_t units = qc_plan_unit_count(plan);
+        part.index = (uint32_t)opts->part;
+        part.count = (uint32_t)opts->parts;
+        lr->member = malloc(units ? units : 1);
+        if (!lr->member || qct_part_fill(plan, &part, lr->member) != 0) {
+            free(lr->member);
+            lr->member = NULL;
+            snprintf(msg, msglen, "out of memory dealing the units into parts");
+            return 2;
+        }
+        for (size_t u = 0; u < units; u++)
+            if (!lr->member[u]) {
+                lr->others++;
+                lr->others_work += qc_plan_unit_cost(plan, u);
+            }
+    }
+    if (opts->checkpoint
+        && qct_ledger_open_part(&lr->ledger, opts->checkpoint, plan, &part, msg, msglen) != 0) {
+        free(lr->member);
+        lr->member = NULL;
         return 2;
+    }
     return 0;
+}
+
+size_t qc_longrun_units(const qc_longrun_ctx *lr, const qc_plan *plan)
+{
+    return qc_plan_unit_count(plan) - lr->others;
 }
 
 void qc_longrun_show_progress(qc_longrun_ctx *lr, const qc_options *opts, size_t units)
 {
-    int finished = lr->ledger && qct_ledger_done_count(lr->ledger) == units;
+    int finished = lr->ledger && qct_ledger_done_count(lr->ledger) == units - lr->others;
     int tty = isatty(STDERR_FILENO);
     if (!finished && (opts->progress == QC_PROGRESS_ALWAYS
                       || (opts->progress == QC_PROGRESS_AUTO && tty)))
@@ -80,7 +176,7 @@ void qc_longrun_show_progress(qc_longrun_ctx *lr, const qc_options *opts, size_t
 void qc_longrun_hooks(qc_longrun_ctx *lr, qc_run_options *run)
 {
     run->hook_ctx = lr;
-    run->unit_known = lr->ledger ? unit_known : NULL;
+    run->unit_known = lr->ledger || lr->member ? unit_known : NULL;
     run->unit_done = lr->ledger ? unit_done : NULL;
     run->progress = lr->line ? progress : NULL;
     run->stop = &stop_flag;
@@ -177,6 +273,8 @@ void qc_longrun_close(qc_longrun_ctx *lr)
 {
     qct_ledger_close(lr->ledger);
     lr->ledger = NULL;
+    free(lr->member);
+    lr->member = NULL;
 }
 
 int qc_longrun(const qc_options *opts, const qc_plan *plan, qc_result *result,
@@ -193,8 +291,14 @@ int qc_longrun(const qc_options *opts, const qc_plan *plan, qc_result *result,
 
     qc_run_options run = {.threads = opts->threads, .bind = opts->bind};
     qc_longrun_hooks(&lr, &run);
+    unit_clock_start(&lr);
     int rc = qc_run(plan, &run, result);
     qcp_line_stop(lr.line);
+    if (result->units_resumed >= lr.others) {   /* the part's alone */
+        result->units -= lr.others;
+        result->units_resumed -= lr.others;
+    }
+    units -= lr.others;
     if (opts->threads > 0 && result->threads > 0 && result->threads < opts->threads)
         fprintf(stderr, "qcount: the system let only %d of the %d threads start; "
                 "counted on %d\n", result->threads, opts->threads, result->threads);

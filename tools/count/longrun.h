@@ -18,16 +18,26 @@
 
 /* What a count runs with: its ledger and the ledger's file name, its
  * progress line (any may be NULL), and the errno of a ledger append that
- * failed. */
+ * failed; with --part, which units are the part's and what the others
+ * are (units and estimated work), left out of the run and of its
+ * progress; whether the units are counted by other processes (an MPI
+ * job's ranks), whose ISA level and CPU time the records cannot tell. */
 typedef struct qc_longrun_ctx {
     qct_ledger *ledger;
     const char *path;
     qcp_line *line;
     int write_errno;
+    unsigned char *member;    /* [unit] 1 for the part's; NULL: all units */
+    size_t others;
+    double others_work;
+    int remote;
+    char engine[16];
+    long generation;          /* tells this run's per-thread CPU clocks */
 } qc_longrun_ctx;
 
-/* Clears lr and opens opts->checkpoint as its ledger, when given.  Returns
- * 0, or 2 with a one-line message in msg. */
+/* Clears lr and opens opts->checkpoint as its ledger, when given (for
+ * opts->part of opts->parts with --part).  Returns 0, or 2 with a
+ * one-line message in msg. */
 int qc_longrun_open(qc_longrun_ctx *lr, const qc_options *opts, const qc_plan *plan,
                     char *msg, size_t msglen);
 /* Starts lr's progress line on stderr when opts ask for one (--progress,
@@ -66,6 +76,8 @@ int qc_longrun_sync(qc_longrun_ctx *lr, char *msg, size_t msglen);
  * tallies of; units: the plan's. */
 int qc_longrun_verdict(qc_longrun_ctx *lr, int rc, const char *why, size_t counted, size_t units,
                        char *msg, size_t msglen);
+/* The units lr counts: the plan's, or its part's. */
+size_t qc_longrun_units(const qc_longrun_ctx *lr, const qc_plan *plan);
 /* Closes lr's ledger. */
 void qc_longrun_close(qc_longrun_ctx *lr);
 

@@ -32,6 +32,10 @@ static int count_one(const qc_options *o)
         qc_print_error(msg);   /* may quote the ledger's file name */
         return rc;
     }
+    if (o->parts)   /* a share, not the count: say so where it cannot be mistaken */
+        fprintf(stderr, "qcount: part %d/%d of N=%d: %zu work units, their solutions on "
+                "stdout; 'qcount merge' the parts' ledgers for the total\n",
+                o->part, o->parts, o->n, result.units);
     return qc_report_result(o, &result, NULL, NULL);
 }
 

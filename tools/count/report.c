@@ -64,6 +64,8 @@ static void print_json(const qc_options *o, const qc_result *r, const char *tota
     char placements[48];
     qc_u128_format(r->placements, placements);
     printf("{\"n\": %d, \"total\": %s, ", o->n, total);
+    if (o->parts)   /* total is then the part's share */
+        printf("\"part\": \"%d/%d\", ", o->part, o->parts);
     if (o->unique)
         printf("\"unique\": %s, ", unique);
     if (check)

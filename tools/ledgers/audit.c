@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * audit.c — qcount audit: a seeded random sample of a ledger's finished
+ * units counted again by another path, tallies compared unit by unit
+ * (ledger_commands.h).
+ *
+ * [recount path] A join unit is counted again by its AND loop at the
+ * portable level (qc_plan_recount_unit), which shares no pair-counting
+ * code with the byte tables that count it in a run.  The other engines
+ * have no second path: their units are counted again by the same engine
+ * at another ISA level than the record names (portable, or if the record
+ * was counted at portable, the best other level this CPU has), which
+ * shares the search but not the level's code; where the CPU has no other
+ * level, or the record does not name its level (format 1 ledgers, MPI
+ * runs), that is said beside the result.  The solutions are compared;
+ * the placements may differ between paths (odd N's middle queen).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ledgers.h"
+
+static const char usage[] = "usage: qcount audit [--sample=P] [--seed=S] LEDGER";
+
+static uint64_t splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static int by_unit(const void *a, const void *b)
+{
+    const qct_ledger_entry *x = *(const qct_ledger_entry *const *)a;
+    const qct_ledger_entry *y = *(const qct_ledger_entry *const *)b;
+    return (x->unit > y->unit) - (x->unit < y->unit);
+}
+
+/* The ISA level to count a unit again at, for a record counted at
+ * `counted` ("" unknown); *note says why it is not independent, or "". */
+static const char *other_level(const char *counted, const char **note)
+{
+    static const char *const levels[] = {"portable", "avx512vbmi", "avx512", "avx2", "neon"};
+    *note = "";
+    for (size_t i = 0; i < sizeof levels / sizeof *levels; i++)
+        if (strcmp(levels[i], counted) != 0 && qc_isa_select(levels[i]) == QC_OK) {
+            if (!counted[0])
+                *note = " (the record does not name its level: it may be the same)";
+            return levels[i];
+        }
+    qc_isa_select(counted);
+    *note = " (this CPU has no other level: the same code counted it again)";
+    return counted;
+}
+
+/* Distinct recount paths and how many units each took. */
+typedef struct path_count {
+    char path[96];
+    size_t units;
+} path_count;
+
+static void note_path(path_count *paths, size_t *count, const char *path)
+{
+    for (size_t i = 0; i < *count; i++)
+        if (strcmp(paths[i].path, path) == 0) {
+            paths[i].units++;
+            return;
+        }
+    snprintf(paths[*count].path, sizeof paths[*count].path, "%s", path);
+    paths[(*count)++].units = 1;
+}
+
+/* Counts e's unit again; its path into how (>= 96 bytes).  QC_OK or an error. */
+static int recount(const qc_plan *plan, const qct_ledger_entry *e, qc_tally *t, char *how,
+                   size_t len)
+{
+    const char *path = NULL;
+    int rc = qc_plan_recount_unit(plan, (size_t)e->unit, t, &path);
+    if (rc != QC_ENOTSUP) {
+        snprintf(how, len, "%s", path);
+        return rc;
+    }
+    const char *note, *level = other_level(e->log.isa, &note);
+    rc = qc_plan_count_unit(plan, (size_t)e->unit, t);
+    snprintf(how, len, "%s at the %s level%s", qc_engine_name(qc_plan_engine(plan)), level, note);
+    qc_isa_select(NULL);
+    return rc;
+}
+
+int qcl_audit_main(int argc, char **argv)
+{
+    static const struct option options[] = {
+        {"sample", required_argument, NULL, 'p'},
+        {"seed", required_argument, NULL, 'S'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    double percent = 1;
+    uint64_t seed = 0;
+    int seed_given = 0, c;
+    opterr = 0;
+    optind = 0;
+    while ((c = getopt_long(argc, argv, "+h", options, NULL)) != -1) {
+        char *end = NULL;
+        if (c == 'p') {
+            errno = 0;
+            percent = strtod(optarg, &end);
+            if (optarg[0] < '0' || optarg[0] > '9' || *end || errno || !(percent > 0)
+                || percent > 100) {
+                qcl_error("audit", "invalid sample '%s' (expected a percentage, more than 0 "
+                          "and at most 100)", optarg);
+                return 2;
+            }
+        } else if (c == 'S') {
+            errno = 0;
+            unsigned long long v = strtoull(optarg, &end, 10);
+            if (optarg[0] < '0' || optarg[0] > '9' || *end || errno) {
+                qcl_error("audit", "invalid seed '%s' (expected an integer from 0 to "
+                          "18446744073709551615)", optarg);
+                return 2;
+            }
+            seed = v;
+            seed_given = 1;
+        } else if (c == 'h') {
+            puts(usage);
+            return 0;
+        } else if (c == ':') {
+            qcl_error("audit", "option '%s' needs an argument (%s)", argv[optind - 1], usage);
+            return 2;
+        } else {
+            qcl_error("audit", "unknown option '%s' (%s)", argv[optind - 1], usage);
+            return 2;
+        }
+    }
+    if (argc - optind != 1) {
+        qcl_error("audit", "%s ledger given (%s)", argc - optind ? "more than one" : "no", usage);
+        return 2;
+    }
+    if (!seed_given && getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed)
+        seed = (uint64_t)time(NULL) ^ (uint64_t)getpid() << 32;
+
+    qcl_bound b;
+    if (qcl_load(argv[optind], &b) != 0)
+        return 2;
+    const qct_ledger_file *f = b.file;
+    size_t want = (size_t)((double)f->count * percent / 100.0);
+    if ((double)want < (double)f->count * percent / 100.0)
+        want++;   /* rounded up: a sample of a small ledger is not empty */
+    const qct_ledger_entry **pick = malloc((f->count ? f->count : 1) * sizeof *pick);
+    path_count *paths = calloc(want + 1, sizeof *paths);
+    if (!pick || !paths) {
+        qcl_error("audit", "out of memory");
+        free(pick);
+        free(paths);
+        qcl_free(&b);
+        return 2;
+    }
+    /* the sample: the first `want` of a Fisher-Yates shuffle by the seed */
+    for (size_t i = 0; i < f->count; i++)
+        pick[i] = &f->entries[i];
+    uint64_t state = seed;
+    for (size_t i = 0; i < want; i++) {
+        size_t j = i + (size_t)(splitmix64(&state) % (f->count - i));
+        const qct_ledger_entry *t = pick[i];
+        pick[i] = pick[j];
+        pick[j] = t;
+    }
+    qsort(pick, want, sizeof *pick, by_unit);
+
+    char name[24];
+    printf("ledger %s: N=%d, engine %s, fingerprint %016llx, part %s\n", b.path,
+           f->header.n, f->header.engine, (unsigned long long)f->header.fingerprint,
+           qct_part_name(&f->header.part, name, sizeof name));
+    printf("seed %llu\n", (unsigned long long)seed);
+    printf("sample %g%% of %zu finished units: %zu units\n", percent, f->count, want);
+    fflush(stdout);
+    size_t mismatches = 0, failed = 0, path_kinds = 0;
+    char *checked = NULL;
+    size_t checked_len = 0;
+    FILE *units_line = open_memstream(&checked, &checked_len);
+    for (size_t i = 0; i < want; i++) {
+        const qct_ledger_entry *e = pick[i];
+        qc_tally t;
+        char how[96];
+        int rc = recount(b.plan, e, &t, how, sizeof how);
+        if (units_line)
+            fprintf(units_line, " %llu", (unsigned long long)e->unit);
+        if (rc != QC_OK) {
+            printf("unit %llu: could not be counted again (%s)\n", (unsigned long long)e->unit,
+                   rc == QC_ENOMEM ? "out of memory" : "error");
+            failed++;
+            continue;
+        }
+        note_path(paths, &path_kinds, how);
+        if (t.solutions != e->tally.solutions) {
+            char a[48], c2[48];
+            printf("mismatch unit %llu: the ledger says %s solutions, counted again %s (%s)\n",
+                   (unsigned long long)e->unit, qc_u128_format(e->tally.solutions, a),
+                   qc_u128_format(t.solutions, c2), how);
+            mismatches++;
+        }
+    }
+    if (units_line)
+        fclose(units_line);
+    printf("units%s\n", checked ? checked : " ?");
+    for (size_t i = 0; i < path_kinds; i++)
+        printf("path %s: %zu units\n", paths[i].path, paths[i].units);
+    printf("%zu units checked, %zu mismatches%s\n", want - failed, mismatches,
+           failed ? ", some units could not be counted again" : "");
+    free(checked);
+    free(pick);
+    free(paths);
+    qcl_free(&b);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        qcl_error("audit", "cannot write to stdout");
+        return 2;
+    }
+    return mismatches ? 1 : failed ? 2 : 0;
+}

@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * show.c — qcount show: a ledger's records with who counted each unit,
+ * how and when, its plan's fingerprint and what it covers, as text or
+ * JSON, to publish beside a claimed total (ledger_commands.h).  The
+ * records come in unit order; the ledger is checked as merge checks it
+ * (plan, checksums), and a damaged tail is reported, not hidden.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ledgers.h"
+
+static const char usage[] = "usage: qcount show [--json] LEDGER";
+
+static int by_unit(const void *a, const void *b)
+{
+    const qct_ledger_entry *x = a, *y = b;
+    return (x->unit > y->unit) - (x->unit < y->unit);
+}
+
+static void print_text(const qcl_bound *b, const qct_part *part, qc_u128 sum)
+{
+    const qct_ledger_file *f = b->file;
+    const qct_ledger_header *h = &f->header;
+    char name[24], s[48];
+    printf("ledger       %s\n", b->path);
+    printf("format       %u\n", h->version);
+    printf("board        N=%d\nengine       %s\n", h->n, h->engine);
+    printf("fingerprint  %016llx\n", (unsigned long long)h->fingerprint);
+    printf("plan units   %llu\n", (unsigned long long)h->units);
+    printf("part         %s (%llu units)\n", qct_part_name(&h->part, name, sizeof name),
+           (unsigned long long)part->units);
+    printf("coverage     %zu of %llu units%s\n", f->count, (unsigned long long)part->units,
+           f->count == part->units ? ", complete" : "");
+    if (f->damaged_bytes)
+        printf("damaged tail %zu bytes (a run cut off writing; resume it)\n", f->damaged_bytes);
+    printf("solutions    %s (the sum of these records)\n", qc_u128_format(sum, s));
+    printf("%-8s %20s %16s %-10s %-11s %-20s %10s %s\n", "unit", "solutions", "placements",
+           "engine", "isa", "host", "cpu_s", "finished_utc");
+    for (size_t i = 0; i < f->count; i++) {
+        const qct_ledger_entry *e = &f->entries[i];
+        char p[48], when[40], cpu[32];
+        if (e->log.cpu_seconds >= 0)
+            snprintf(cpu, sizeof cpu, "%.6f", e->log.cpu_seconds);
+        else
+            snprintf(cpu, sizeof cpu, "-");
+        printf("%-8llu %20s %16s %-10s %-11s %-20s %10s %s\n", (unsigned long long)e->unit,
+               qc_u128_format(e->tally.solutions, s), qc_u128_format(e->tally.placements, p),
+               e->log.engine[0] ? e->log.engine : "-", e->log.isa[0] ? e->log.isa : "-",
+               e->log.host[0] ? e->log.host : "-", cpu, qcl_time(e->log.finished_us, when, sizeof when));
+    }
+}
+
+static void print_json(const qcl_bound *b, const qct_part *part, qc_u128 sum)
+{
+    const qct_ledger_file *f = b->file;
+    const qct_ledger_header *h = &f->header;
+    char name[24], s[48];
+    printf("{\"ledger\": ");
+    qcl_json_string(stdout, b->path);
+    printf(", \"format\": %u, \"n\": %d, \"engine\": ", h->version, h->n);
+    qcl_json_string(stdout, h->engine);
+    printf(", \"fingerprint\": \"%016llx\", \"plan_units\": %llu, \"part\": \"%s\", "
+           "\"part_units\": %llu, \"records\": %zu, \"complete\": %s, \"damaged_bytes\": %zu, "
+           "\"solutions\": %s, \"units\": [",
+           (unsigned long long)h->fingerprint, (unsigned long long)h->units,
+           qct_part_name(&h->part, name, sizeof name), (unsigned long long)part->units, f->count,
+           f->count == part->units ? "true" : "false", f->damaged_bytes, qc_u128_format(sum, s));
+    for (size_t i = 0; i < f->count; i++) {
+        const qct_ledger_entry *e = &f->entries[i];
+        char p[48], when[40];
+        printf("%s{\"unit\": %llu, \"solutions\": %s, \"placements\": %s, \"engine\": ",
+               i ? ", " : "", (unsigned long long)e->unit, qc_u128_format(e->tally.solutions, s),
+               qc_u128_format(e->tally.placements, p));
+        qcl_json_string(stdout, e->log.engine);
+        printf(", \"isa\": ");
+        qcl_json_string(stdout, e->log.isa);
+        printf(", \"host\": ");
+        qcl_json_string(stdout, e->log.host);
+        if (e->log.cpu_seconds >= 0)
+            printf(", \"cpu_seconds\": %.6f", e->log.cpu_seconds);
+        else
+            printf(", \"cpu_seconds\": null");
+        if (e->log.finished_us > 0)
+            printf(", \"finished\": \"%s\"}", qcl_time(e->log.finished_us, when, sizeof when));
+        else
+            printf(", \"finished\": null}");
+    }
+    printf("]}\n");
+}
+
+int qcl_show_main(int argc, char **argv)
+{
+    static const struct option options[] = {
+        {"json", no_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int json = 0, c;
+    opterr = 0;
+    optind = 0;
+    while ((c = getopt_long(argc, argv, "+jh", options, NULL)) != -1) {
+        if (c == 'j') {
+            json = 1;
+        } else if (c == 'h') {
+            puts(usage);
+            return 0;
+        } else {
+            qcl_error("show", "unknown option '%s' (%s)", argv[optind - 1], usage);
+            return 2;
+        }
+    }
+    if (argc - optind != 1) {
+        qcl_error("show", "%s ledger given (%s)", argc - optind ? "more than one" : "no", usage);
+        return 2;
+    }
+    qcl_bound b;
+    if (qcl_load(argv[optind], &b) != 0)
+        return 2;
+    qct_part part = b.file->header.part;
+    if (qct_part_fill(b.plan, &part, NULL) != 0) {
+        qcl_error("show", "out of memory");
+        qcl_free(&b);
+        return 2;
+    }
+    qsort(b.file->entries, b.file->count, sizeof *b.file->entries, by_unit);
+    qc_u128 sum = 0;
+    for (size_t i = 0; i < b.file->count; i++)
+        sum += b.file->entries[i].tally.solutions;
+    if (json)
+        print_json(&b, &part, sum);
+    else
+        print_text(&b, &part, sum);
+    qcl_free(&b);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        qcl_error("show", "cannot write to stdout");
+        return 2;
+    }
+    return 0;
+}
