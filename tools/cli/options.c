@@ -75,13 +75,14 @@ const char qc_usage_text[] =
     "Started by mpirun or srun, qcount counts across the job's ranks (threads\n"
     "per rank as above) and rank 0 alone prints; set QCOUNT_MPI=0 to count alone.\n"
     "\n"
-    "Ledgers (read only; see qcount(1)):\n"
-    "  qcount merge [--json] LEDGER...   the total of ledgers (parts) that hold\n"
-    "                      every unit once: exit status 1, no total, if any is missing\n"
-    "  qcount audit [--sample=P] [--seed=S] LEDGER\n"
-    "                      count P percent (default 1) of its units again by another path\n"
-    "  qcount show [--json] LEDGER       its records: unit, tally, engine, ISA\n"
-    "                      level, host, CPU seconds, time finished\n";
+    "Ledgers (only read; their options in qcount(1)):\n"
+    "  qcount merge LEDGER...  the total of ledgers (the parts of a count) that\n"
+    "                      hold every unit once; exit status 1 and no total if a\n"
+    "                      unit is missing or has two tallies\n"
+    "  qcount audit LEDGER     count a seeded random sample of its units again by\n"
+    "                      another path and compare\n"
+    "  qcount show LEDGER      its records: unit, tally, engine, ISA level, host,\n"
+    "                      CPU seconds, time finished; the fingerprint, coverage\n";
 
 enum { OPT_NO_BIND = 256, OPT_SMT, OPT_CHECKPOINT, OPT_PROGRESS, OPT_PART };
 

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # qcount.bash — bash completion for qcount: its options, the engine names,
-# the formats, and file names where an option takes a file.  Needs
+# the formats, and file names where an option takes a file; the ledger
+# commands (merge, audit, show), their options and ledger files.  Needs
 # bash alone (not the bash-completion package's helpers).
 _qcount()
 {
@@ -13,6 +14,23 @@ _qcount()
         prev=${COMP_WORDS[COMP_CWORD-2]}
     fi
     COMPREPLY=()
+    local command=${COMP_WORDS[1]}
+    if [[ $COMP_CWORD -gt 1 && ( $command == merge || $command == audit || $command == show ) ]]; then
+        case $prev in
+            --sample | --seed)
+                return ;;          # a number: nothing to offer
+        esac
+        if [[ $cur == -* ]]; then
+            local words='--json --help'
+            [[ $command == audit ]] && words='--sample= --seed= --help'
+            COMPREPLY=($(compgen -W "$words" -- "$cur"))
+            [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
+        else
+            compopt -o filenames 2>/dev/null
+            COMPREPLY=($(compgen -f -- "$cur"))
+        fi
+        return 0
+    fi
     case $prev in
         -e | --engine)
             COMPREPLY=($(compgen -W 'join eightfold halving dlx brute' -- "$cur"))
@@ -24,15 +42,17 @@ _qcount()
             compopt -o filenames 2>/dev/null
             COMPREPLY=($(compgen -f -- "$cur"))
             return ;;
-        -t | --threads | --limit | --svg-per-row | --svg-square | --svg-colors | --seed)
+        -t | --threads | --limit | --svg-per-row | --svg-square | --svg-colors | --seed | --part)
             return ;;              # a number or colours: nothing to offer
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W '-t --threads= --no-bind --smt -e --engine= -u --unique
-            -s --stats -j --json -c --check --checkpoint= --progress -q --quiet --list
+            -s --stats -j --json -c --check --checkpoint= --part= --progress -q --quiet --list
             --limit= --format= --svg= --svg-per-row= --svg-square= --svg-colors=
             --solve --random --seed= --verify -h --help -V --version' -- "$cur"))
         [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
+    elif [[ $COMP_CWORD -eq 1 ]]; then
+        COMPREPLY=($(compgen -W 'merge audit show' -- "$cur"))
     fi
     return 0
 }
