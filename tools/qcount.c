@@ -70,7 +70,7 @@ int main(int argc, char **argv)
         return fail("cannot read QCOUNT_TEST_KNOWN");
 #endif
     if (argc > 1 && qc_ledger_command_named(argv[1]))   /* merge, audit, show */
-        return qc_ledger_command(argc - 1, argv + 1);   /* ledgers/ */
+        return qct_mpi_launcher_rank() > 0 ? 0 : qc_ledger_command(argc - 1, argv + 1);   /* ledgers/ */
     qc_options opts;
     char err[256];
     if (qc_options_parse(argc, argv, &opts, err, sizeof err) != 0)

@@ -20,6 +20,12 @@ static int by_unit(const void *a, const void *b)
     return (x->unit > y->unit) - (x->unit < y->unit);
 }
 
+/* Whether this qcount deals h's part as the ledger's writer did. */
+static int dealt_alike(const qct_ledger_header *h, const qct_part *part)
+{
+    return !h->part.count || (h->part.units == part->units && h->part.digest == part->digest);
+}
+
 static void print_text(const qcl_bound *b, const qct_part *part, qc_u128 sum)
 {
     const qct_ledger_file *f = b->file;
@@ -30,8 +36,9 @@ static void print_text(const qcl_bound *b, const qct_part *part, qc_u128 sum)
     printf("board        N=%d\nengine       %s\n", h->n, h->engine);
     printf("fingerprint  %016llx\n", (unsigned long long)h->fingerprint);
     printf("plan units   %llu\n", (unsigned long long)h->units);
-    printf("part         %s (%llu units)\n", qct_part_name(&h->part, name, sizeof name),
-           (unsigned long long)part->units);
+    printf("part         %s (%llu units)%s\n", qct_part_name(&h->part, name, sizeof name),
+           (unsigned long long)part->units,
+           dealt_alike(h, part) ? "" : ", dealt otherwise by the qcount that wrote it");
     printf("coverage     %zu of %llu units%s\n", f->count, (unsigned long long)part->units,
            f->count == part->units ? ", complete" : "");
     if (f->damaged_bytes)
@@ -63,10 +70,11 @@ static void print_json(const qcl_bound *b, const qct_part *part, qc_u128 sum)
     printf(", \"format\": %u, \"n\": %d, \"engine\": ", h->version, h->n);
     qcl_json_string(stdout, h->engine);
     printf(", \"fingerprint\": \"%016llx\", \"plan_units\": %llu, \"part\": \"%s\", "
-           "\"part_units\": %llu, \"records\": %zu, \"complete\": %s, \"damaged_bytes\": %zu, "
-           "\"solutions\": %s, \"units\": [",
+           "\"part_units\": %llu, \"part_dealt_alike\": %s, \"records\": %zu, \"complete\": %s, "
+           "\"damaged_bytes\": %zu, \"solutions\": %s, \"units\": [",
            (unsigned long long)h->fingerprint, (unsigned long long)h->units,
-           qct_part_name(&h->part, name, sizeof name), (unsigned long long)part->units, f->count,
+           qct_part_name(&h->part, name, sizeof name), (unsigned long long)part->units,
+           dealt_alike(h, part) ? "true" : "false", f->count,
            f->count == part->units ? "true" : "false", f->damaged_bytes, qc_u128_format(sum, s));
     for (size_t i = 0; i < f->count; i++) {
         const qct_ledger_entry *e = &f->entries[i];
