@@ -7,7 +7,7 @@
  * record parser and not just the magic check:
  *   mode 0: the bytes as they are;
  *   mode 1: a valid header, then the bytes;
- *   mode 2: a valid header, then the bytes as 40-byte records whose unit
+ *   mode 2: a valid header, then the bytes as records (128 bytes) whose unit
  *           is folded into range and whose checksum is fixed, unless the
  *           record's byte 31 is odd (so torn and bad records still occur).
  * Properties: a refused ledger gets a one-line message naming the file and

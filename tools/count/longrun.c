@@ -159,11 +159,6 @@ int qc_longrun_open(qc_longrun_ctx *lr, const qc_options *opts, const qc_plan *p
     return 0;
 }
 
-size_t qc_longrun_units(const qc_longrun_ctx *lr, const qc_plan *plan)
-{
-    return qc_plan_unit_count(plan) - lr->others;
-}
-
 void qc_longrun_show_progress(qc_longrun_ctx *lr, const qc_options *opts, size_t units)
 {
     int finished = lr->ledger && qct_ledger_done_count(lr->ledger) == units - lr->others;

@@ -76,8 +76,6 @@ int qc_longrun_sync(qc_longrun_ctx *lr, char *msg, size_t msglen);
  * tallies of; units: the plan's. */
 int qc_longrun_verdict(qc_longrun_ctx *lr, int rc, const char *why, size_t counted, size_t units,
                        char *msg, size_t msglen);
-/* The units lr counts: the plan's, or its part's. */
-size_t qc_longrun_units(const qc_longrun_ctx *lr, const qc_plan *plan);
 /* Closes lr's ledger. */
 void qc_longrun_close(qc_longrun_ctx *lr);
 
