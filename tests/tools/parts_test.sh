@@ -10,7 +10,10 @@
 #             a part cut short and finished on another "machine" (other
 #             threads, other level); --json; the options --part refuses.
 #   17:       N=17 in 7 parts.
+#   mpi:      an MPI job's ledger merges as a part's does, alone or with
+#             parts; show and audit read it; --part is refused under mpirun.
 # usage: parts_test.sh QCOUNT KNOWN LEDGER_EDIT QCOUNT_FAULT sweep|refusals|17
+#        parts_test.sh QCOUNT KNOWN LEDGER_EDIT QCOUNT_FAULT mpi MPIEXEC
 qcount=$1 known=$2 edit=$3 fault=$4 mode=$5
 . "$(dirname "$0")/test_lib.sh"
 
@@ -34,6 +37,31 @@ split() {
     echo "$sum"
 }
 ledgers() { local k; for k in $(seq 1 "$3"); do echo "$tmp/$1-$3-$k"; done; }
+
+if [ "$mode" = mpi ]; then
+    mpiexec=$6
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    export OMPI_MCA_plm=isolated OMPI_MCA_rmaps_base_oversubscribe=1
+    export OMPI_MCA_hwloc_base_binding_policy=none
+    export OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
+    want=$(known_total 13)
+    timeout 120 "$mpiexec" -np 2 "$qcount" --threads 1 --quiet --checkpoint "$tmp/mpi" 13 \
+        >"$tmp/out" 2>"$tmp/err" && [ "$(cat "$tmp/out")" = "$want" ] && ok \
+        || bad "mpirun: $(cat "$tmp/out" "$tmp/err")"
+    [ "$("$qcount" merge "$tmp/mpi" 2>/dev/null)" = "$want" ] && ok || bad "MPI ledger alone"
+    split 13 2 >/dev/null
+    [ "$("$qcount" merge "$tmp/13-2-1" "$tmp/mpi" 2>/dev/null)" = "$want" ] && ok || bad "MPI ledger with a part"
+    "$qcount" show "$tmp/mpi" | awk 'NR > 10 && $6 !~ /^mpi@/ { bad = 1 } END { exit bad }' && ok \
+        || bad "MPI ledger's hosts: $("$qcount" show "$tmp/mpi" | sed -n 11p)"
+    "$qcount" audit --sample 100 --seed 3 "$tmp/mpi" >"$tmp/out" 2>&1 && grep -q "the record does not name its level" "$tmp/out" \
+        && grep -q " 0 mismatches" "$tmp/out" && ok || bad "audit of the MPI ledger: $(cat "$tmp/out")"
+    timeout 120 "$mpiexec" -np 2 "$qcount" --threads 1 --part 1/2 --checkpoint "$tmp/mpi-part" 13 \
+        >"$tmp/out" 2>"$tmp/err"; rc=$?
+    [ $rc -ne 0 ] && [ ! -s "$tmp/out" ] && grep -q "^qcount: --part counts in one process" "$tmp/err" && ok \
+        || bad "--part under mpirun: rc=$rc $(cat "$tmp/out" "$tmp/err")"
+    report parts_mpi
+    exit
+fi
 
 if [ "$mode" = 17 ]; then
     want=$(known_total 17)
