@@ -4,16 +4,17 @@
  * units counted again by another path, tallies compared unit by unit
  * (ledger_commands.h).
  *
- * [recount path] A join unit is counted again by its AND loop at the
- * portable level (qc_plan_recount_unit), which shares no pair-counting
- * code with the byte tables that count it in a run.  The other engines
- * have no second path: their units are counted again by the same engine
- * at another ISA level than the record names (portable, or if the record
+ * [recount path] Every sampled unit is counted again by the same engine
+ * at another ISA level than its record names (portable, or if the record
  * was counted at portable, the best other level this CPU has), which
  * shares the search but not the level's code; where the CPU has no other
  * level, or the record does not name its level (format 1 ledgers, MPI
- * runs), that is said beside the result.  The solutions are compared;
- * the placements may differ between paths (odd N's middle queen).
+ * runs), that is said beside the result.  A join unit is also counted by
+ * its AND loop at the portable level (qc_plan_recount_unit), which shares
+ * no pair-counting code with the byte tables that count it in a run; the
+ * other engines have no such second path (QC_ENOTSUP).  The solutions
+ * are compared; the placements may differ between paths (odd N's middle
+ * queen).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -76,18 +77,20 @@ static void note_path(path_count *paths, size_t *count, const char *path)
     paths[(*count)++].units = 1;
 }
 
-/* Counts e's unit again; its path into how (>= 96 bytes).  QC_OK or an error. */
-static int recount(const qc_plan *plan, const qct_ledger_entry *e, qc_tally *t, char *how,
-                   size_t len)
+/* Counts e's unit again by path `which` (0: another ISA level; 1: the
+ * engine's second path, QC_ENOTSUP when it has none); the path into how
+ * (>= 96 bytes).  QC_OK or an error. */
+static int recount(const qc_plan *plan, const qct_ledger_entry *e, int which, qc_tally *t,
+                   char *how, size_t len)
 {
-    const char *path = NULL;
-    int rc = qc_plan_recount_unit(plan, (size_t)e->unit, t, &path);
-    if (rc != QC_ENOTSUP) {
-        snprintf(how, len, "%s", path);
+    if (which == 1) {
+        const char *path = NULL;
+        int rc = qc_plan_recount_unit(plan, (size_t)e->unit, t, &path);
+        snprintf(how, len, "%s", path ? path : "none");
         return rc;
     }
     const char *note, *level = other_level(e->log.isa, &note);
-    rc = qc_plan_count_unit(plan, (size_t)e->unit, t);
+    int rc = qc_plan_count_unit(plan, (size_t)e->unit, t);
     snprintf(how, len, "%s at the %s level%s", qc_engine_name(qc_plan_engine(plan)), level, note);
     qc_isa_select(NULL);
     return rc;
@@ -153,7 +156,7 @@ int qcl_audit_main(int argc, char **argv)
     if ((double)want < (double)f->count * percent / 100.0)
         want++;   /* rounded up: a sample of a small ledger is not empty */
     const qct_ledger_entry **pick = malloc((f->count ? f->count : 1) * sizeof *pick);
-    path_count *paths = calloc(want + 1, sizeof *paths);
+    path_count *paths = calloc(2 * want + 1, sizeof *paths);
     if (!pick || !paths) {
         qcl_error("audit", "out of memory");
         free(pick);
@@ -186,32 +189,39 @@ int qcl_audit_main(int argc, char **argv)
     FILE *units_line = open_memstream(&checked, &checked_len);
     for (size_t i = 0; i < want; i++) {
         const qct_ledger_entry *e = pick[i];
-        qc_tally t;
-        char how[96];
-        int rc = recount(b.plan, e, &t, how, sizeof how);
         if (units_line)
             fprintf(units_line, " %llu", (unsigned long long)e->unit);
-        if (rc != QC_OK) {
-            printf("unit %llu: could not be counted again (%s)\n", (unsigned long long)e->unit,
-                   rc == QC_ENOMEM ? "out of memory" : "error");
-            failed++;
-            continue;
+        int unit_failed = 0, unit_differs = 0;
+        for (int which = 0; which < 2; which++) {
+            qc_tally t;
+            char how[96];
+            int rc = recount(b.plan, e, which, &t, how, sizeof how);
+            if (rc == QC_ENOTSUP)
+                continue;   /* no second path */
+            if (rc != QC_OK) {
+                printf("unit %llu: could not be counted again by %s (%s)\n",
+                       (unsigned long long)e->unit, how, rc == QC_ENOMEM ? "out of memory" : "error");
+                unit_failed = 1;
+                continue;
+            }
+            note_path(paths, &path_kinds, how);
+            if (t.solutions != e->tally.solutions) {
+                char a[48], c2[48];
+                printf("mismatch unit %llu: the ledger says %s solutions, counted again %s (%s)\n",
+                       (unsigned long long)e->unit, qc_u128_format(e->tally.solutions, a),
+                       qc_u128_format(t.solutions, c2), how);
+                unit_differs = 1;
+            }
         }
-        note_path(paths, &path_kinds, how);
-        if (t.solutions != e->tally.solutions) {
-            char a[48], c2[48];
-            printf("mismatch unit %llu: the ledger says %s solutions, counted again %s (%s)\n",
-                   (unsigned long long)e->unit, qc_u128_format(e->tally.solutions, a),
-                   qc_u128_format(t.solutions, c2), how);
-            mismatches++;
-        }
+        failed += unit_failed;
+        mismatches += unit_differs;
     }
     if (units_line)
         fclose(units_line);
     printf("units%s\n", checked ? checked : " ?");
     for (size_t i = 0; i < path_kinds; i++)
         printf("path %s: %zu units\n", paths[i].path, paths[i].units);
-    printf("%zu units checked, %zu mismatches%s\n", want - failed, mismatches,
+    printf("%zu units checked, %zu mismatched%s\n", want - failed, mismatches,
            failed ? ", some units could not be counted again" : "");
     free(checked);
     free(pick);
