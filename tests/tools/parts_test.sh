@@ -167,7 +167,7 @@ d = json.load(open(sys.argv[1]))
 assert d['total'] == int(sys.argv[2]) and d['covered'] == d['units'] and d['missing'] == 0, d
 assert [l['part'] for l in d['ledgers']] == ['1/3', '2/3', '3/3'], d
 " "$tmp/json" "$want12" && ok || bad "merge --json: $(cat "$tmp/json")"
-"$qcount" merge --json "$p1" "$p3" >"$tmp/json" 2>/dev/null; rc=$?
+"$qcount" merge "$p1" "$p3" --json >"$tmp/json" 2>/dev/null; rc=$?   # options after the files too
 python3 -c "
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -109,7 +109,7 @@ int qcl_audit_main(int argc, char **argv)
     int seed_given = 0, c;
     opterr = 0;
     optind = 0;
-    while ((c = getopt_long(argc, argv, "+h", options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
         char *end = NULL;
         if (c == 'p') {
             errno = 0;

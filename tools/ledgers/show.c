@@ -109,7 +109,7 @@ int qcl_show_main(int argc, char **argv)
     int json = 0, c;
     opterr = 0;
     optind = 0;
-    while ((c = getopt_long(argc, argv, "+jh", options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "jh", options, NULL)) != -1) {
         if (c == 'j') {
             json = 1;
         } else if (c == 'h') {
