@@ -25,13 +25,13 @@ int qct_part_parse(const char *s, qct_part *p)
     return 0;
 }
 
-/* A unit's integer weight: its cost against the largest, top, in 2^40
+/* A unit's integer weight: its cost against the largest, top, in 2^24
  * steps, rounded; at least 1 if it costs anything; 1 when none does. */
 static uint64_t weight(double cost, double top)
 {
     if (!(top > 0))
         return 1;
-    uint64_t w = (uint64_t)(cost / top * 1099511627776.0 + 0.5);
+    uint64_t w = (uint64_t)(cost / top * 16777216.0 + 0.5);
     return w == 0 && cost > 0 ? 1 : w;
 }
 
@@ -44,7 +44,7 @@ void qct_part_deal(const qc_plan *plan, uint32_t count, uint32_t *of)
         if (c > top)
             top = c;
     }
-    /* integer weights: 2^40 for the largest unit, at least 1 for one
+    /* integer weights: 2^24 for the largest unit, at least 1 for one
      * that costs anything; every unit 1 when none has a cost */
     uint64_t total = 0;
     for (size_t u = 0; u < units; u++) {

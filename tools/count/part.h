@@ -8,15 +8,17 @@
  * about the K-th M-th of the plan's estimated work (qc_plan_unit_cost),
  * not of its unit count: unit u goes to the part in whose share the middle
  * of its work falls, so no part is off by more than one unit's cost.  The
- * costs are turned into integers first (relative to the largest, 2^40
+ * costs are turned into integers first (relative to the largest, in 2^24
  * steps), so the split is integer arithmetic on the plan alone: the same
  * on every machine, at every ISA level and thread count, since the plan's
  * units, costs and fingerprint depend on N and the engine only
- * (tests/tools/test_part.c checks them at every level this CPU has).  A
- * part's ledger keeps K, M, the part's unit count and a digest of its
- * units, so a part resumed by another qcount that split otherwise is
- * refused rather than counted wrong, and qcount merge checks coverage unit
- * by unit whatever the split.
+ * (tests/tools/test_part.c checks them at every level this CPU has).  The
+ * coarse steps keep a cost computed a last bit otherwise by another build
+ * (FMA contraction on aarch64 or with -march=native) from changing a
+ * weight but in the rarest case; and then, a part's ledger keeps K, M,
+ * the part's unit count and a digest of its units, so a part resumed by a
+ * qcount that deals otherwise is refused rather than counted wrong, and
+ * qcount merge checks coverage unit by unit whatever the split.
  */
 #ifndef QCT_PART_H
 #define QCT_PART_H
