@@ -37,6 +37,10 @@ fi
 # the same seed, the same sample; the part's ledger audits its own units
 audit --sample 30 --seed 42 "$tmp/part" && cp "$tmp/out" "$tmp/first" && audit --sample 30 --seed 42 "$tmp/part" \
     && cmp -s "$tmp/out" "$tmp/first" && grep -q "part 2/3" "$tmp/out" && ok || bad "seeded sample: $(cat "$tmp/out" "$tmp/err")"
+# over 1 thread or 4: the same report
+audit --sample 50 --seed 9 --threads 1 "$tmp/join" && cp "$tmp/out" "$tmp/first" \
+    && audit --sample 50 --seed 9 --threads 4 "$tmp/join" && cmp -s "$tmp/out" "$tmp/first" && ok \
+    || bad "audit on 1 and 4 threads: $(diff "$tmp/first" "$tmp/out" | head -5)"
 # no seed: one is drawn, and printed
 audit --sample 10 "$tmp/join" && grep -Eq "^seed [0-9]+$" "$tmp/out" && ok || bad "drawn seed: $(cat "$tmp/out")"
 [ "$before" = "$(sums)" ] && ok || bad "audit changed a ledger"
@@ -67,6 +71,7 @@ refused "invalid sample '101'" --sample 101 "$tmp/join"
 refused "invalid sample 'x'" --sample x "$tmp/join"
 refused "invalid seed '-1'" --seed -1 "$tmp/join"
 refused "no ledger given" --sample 5
+refused "invalid thread count '0'" --threads 0 "$tmp/join"
 head -c 100 "$tmp/join" >"$tmp/cut"
 refused "truncated header" "$tmp/cut"
 

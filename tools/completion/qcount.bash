@@ -17,12 +17,12 @@ _qcount()
     local command=${COMP_WORDS[1]}
     if [[ $COMP_CWORD -gt 1 && ( $command == merge || $command == audit || $command == show ) ]]; then
         case $prev in
-            --sample | --seed)
+            --sample | --seed | -t | --threads)
                 return ;;          # a number: nothing to offer
         esac
         if [[ $cur == -* ]]; then
             local words='--json --help'
-            [[ $command == audit ]] && words='--sample= --seed= --help'
+            [[ $command == audit ]] && words='--sample= --seed= --threads= --help'
             COMPREPLY=($(compgen -W "$words" -- "$cur"))
             [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
         else

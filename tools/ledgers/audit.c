@@ -14,10 +14,12 @@
  * no pair-counting code with the byte tables that count it in a run; the
  * other engines have no such second path (QC_ENOTSUP).  The solutions
  * are compared; the placements may differ between paths (odd N's middle
- * queen).
+ * queen).  The units are counted over --threads threads (default: one per
+ * core), each pass at one level, since the level is the whole process's.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -26,7 +28,7 @@
 
 #include "ledgers.h"
 
-static const char usage[] = "usage: qcount audit [--sample=P] [--seed=S] LEDGER";
+static const char usage[] = "usage: qcount audit [--sample=P] [--seed=S] [--threads=K] LEDGER";
 
 static uint64_t splitmix64(uint64_t *state)
 {
@@ -43,21 +45,30 @@ static int by_unit(const void *a, const void *b)
     return (x->unit > y->unit) - (x->unit < y->unit);
 }
 
-/* The ISA level to count a unit again at, for a record counted at
- * `counted` ("" unknown); *note says why it is not independent, or "". */
-static const char *other_level(const char *counted, const char **note)
+static const char *const levels[] = {"portable", "avx512vbmi", "avx512", "avx2", "neon"};
+#define LEVELS (sizeof levels / sizeof *levels)
+
+/* Which levels this CPU runs (qc_isa_select succeeds); the best stays selected. */
+static void find_levels(int *runs)
 {
-    static const char *const levels[] = {"portable", "avx512vbmi", "avx512", "avx2", "neon"};
+    for (size_t i = 0; i < LEVELS; i++)
+        runs[i] = qc_isa_select(levels[i]) == QC_OK;
+    qc_isa_select(NULL);
+}
+
+/* The level to count a unit again at, for a record counted at `counted`
+ * ("" unknown); *note says why it is not independent, or "". */
+static const char *other_level(const int *runs, const char *counted, const char **note)
+{
     *note = "";
-    for (size_t i = 0; i < sizeof levels / sizeof *levels; i++)
-        if (strcmp(levels[i], counted) != 0 && qc_isa_select(levels[i]) == QC_OK) {
+    for (size_t i = 0; i < LEVELS; i++)
+        if (runs[i] && strcmp(levels[i], counted) != 0) {
             if (!counted[0])
                 *note = " (the record does not name its level: it may be the same)";
             return levels[i];
         }
-    qc_isa_select(counted);
     *note = " (this CPU has no other level: the same code counted it again)";
-    return counted;
+    return "portable";
 }
 
 /* Distinct recount paths and how many units each took. */
@@ -77,23 +88,88 @@ static void note_path(path_count *paths, size_t *count, const char *path)
     paths[(*count)++].units = 1;
 }
 
-/* Counts e's unit again by path `which` (0: another ISA level; 1: the
- * engine's second path, QC_ENOTSUP when it has none); the path into how
- * (>= 96 bytes).  QC_OK or an error. */
-static int recount(const qc_plan *plan, const qct_ledger_entry *e, int which, qc_tally *t,
-                   char *how, size_t len)
+/* One sampled unit and what counting it again by each path gave: path 0
+ * the engine at another level, path 1 its second path (QC_ENOTSUP when
+ * it has none). */
+typedef struct recount_job {
+    const qct_ledger_entry *entry;
+    const char *level;        /* for path 0 */
+    qc_tally tally[2];
+    int rc[2];
+    char how[2][96];
+} recount_job;
+
+/* The jobs of one pass, shared by its threads. */
+typedef struct pass {
+    const qc_plan *plan;
+    recount_job *jobs;
+    size_t count;
+    int path;
+    const char *level;        /* path 0: only the jobs at this level */
+    size_t next;              /* atomic */
+} pass;
+
+static void *pass_worker(void *arg)
 {
-    if (which == 1) {
-        const char *path = NULL;
-        int rc = qc_plan_recount_unit(plan, (size_t)e->unit, t, &path);
-        snprintf(how, len, "%s", path ? path : "none");
-        return rc;
+    pass *p = arg;
+    for (;;) {
+        size_t i = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED);
+        if (i >= p->count)
+            return NULL;
+        recount_job *j = &p->jobs[i];
+        size_t unit = (size_t)j->entry->unit;
+        if (p->path == 0) {
+            if (j->level == p->level)
+                j->rc[0] = qc_plan_count_unit(p->plan, unit, &j->tally[0]);
+        } else {
+            const char *path = NULL;
+            j->rc[1] = qc_plan_recount_unit(p->plan, unit, &j->tally[1], &path);
+            snprintf(j->how[1], sizeof j->how[1], "%s", path ? path : "none");
+        }
     }
-    const char *note, *level = other_level(e->log.isa, &note);
-    int rc = qc_plan_count_unit(plan, (size_t)e->unit, t);
-    snprintf(how, len, "%s at the %s level%s", qc_engine_name(qc_plan_engine(plan)), level, note);
+}
+
+/* Runs one pass over threads (at least the calling one). */
+static void run_pass(pass *p, int threads)
+{
+    pthread_t *ids = calloc((size_t)(threads > 1 ? threads - 1 : 1), sizeof *ids);
+    int started = 0;
+    for (int t = 1; ids && t < threads && (size_t)t < p->count; t++)
+        if (pthread_create(&ids[started], NULL, pass_worker, p) == 0)
+            started++;
+    pass_worker(p);
+    for (int t = 0; t < started; t++)
+        pthread_join(ids[t], NULL);
+    free(ids);
+}
+
+/* Counts every job again by both paths, over threads: path 0 a level at
+ * a time (the level is the whole process's), then path 1. */
+static void recount_all(const qc_plan *plan, recount_job *jobs, size_t count, int threads,
+                        const int *runs)
+{
+    for (size_t i = 0; i < count; i++) {
+        const char *note;
+        jobs[i].level = other_level(runs, jobs[i].entry->log.isa, &note);
+        snprintf(jobs[i].how[0], sizeof jobs[i].how[0], "%s at the %s level%s",
+                 qc_engine_name(qc_plan_engine(plan)), jobs[i].level, note);
+    }
+    for (size_t l = 0; l < LEVELS; l++) {
+        pass p = {.plan = plan, .jobs = jobs, .count = count, .path = 0, .level = NULL};
+        for (size_t i = 0; i < count && !p.level; i++)
+            if (strcmp(jobs[i].level, levels[l]) == 0)
+                p.level = jobs[i].level;
+        if (!p.level)
+            continue;
+        for (size_t i = 0; i < count; i++)   /* one pointer per level name */
+            if (strcmp(jobs[i].level, levels[l]) == 0)
+                jobs[i].level = p.level;
+        qc_isa_select(levels[l]);
+        run_pass(&p, threads);
+    }
     qc_isa_select(NULL);
-    return rc;
+    pass p = {.plan = plan, .jobs = jobs, .count = count, .path = 1};
+    run_pass(&p, threads);
 }
 
 int qcl_audit_main(int argc, char **argv)
@@ -101,17 +177,27 @@ int qcl_audit_main(int argc, char **argv)
     static const struct option options[] = {
         {"sample", required_argument, NULL, 'p'},
         {"seed", required_argument, NULL, 'S'},
+        {"threads", required_argument, NULL, 't'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     double percent = 1;
     uint64_t seed = 0;
-    int seed_given = 0, c;
+    int seed_given = 0, threads = 0, c;
     opterr = 0;
     optind = 0;
-    while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":t:h", options, NULL)) != -1) {
         char *end = NULL;
-        if (c == 'p') {
+        if (c == 't') {
+            errno = 0;
+            long v = strtol(optarg, &end, 10);
+            if (optarg[0] < '0' || optarg[0] > '9' || *end || errno || v < 1 || v > 4096) {
+                qcl_error("audit", "invalid thread count '%s' (expected an integer from 1 to "
+                          "4096)", optarg);
+                return 2;
+            }
+            threads = (int)v;
+        } else if (c == 'p') {
             errno = 0;
             percent = strtod(optarg, &end);
             if (optarg[0] < '0' || optarg[0] > '9' || *end || errno || !(percent > 0)
@@ -148,6 +234,11 @@ int qcl_audit_main(int argc, char **argv)
     if (!seed_given && getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed)
         seed = (uint64_t)time(NULL) ^ (uint64_t)getpid() << 32;
 
+    if (!threads)
+        threads = qc_topology_cores();
+    int runs[LEVELS];
+    find_levels(runs);
+
     qcl_bound b;
     if (qcl_load(argv[optind], &b) != 0)
         return 2;
@@ -157,10 +248,12 @@ int qcl_audit_main(int argc, char **argv)
         want++;   /* rounded up: a sample of a small ledger is not empty */
     const qct_ledger_entry **pick = malloc((f->count ? f->count : 1) * sizeof *pick);
     path_count *paths = calloc(2 * want + 1, sizeof *paths);
-    if (!pick || !paths) {
+    recount_job *jobs = calloc(want + 1, sizeof *jobs);
+    if (!pick || !paths || !jobs) {
         qcl_error("audit", "out of memory");
         free(pick);
         free(paths);
+        free(jobs);
         qcl_free(&b);
         return 2;
     }
@@ -187,15 +280,18 @@ int qcl_audit_main(int argc, char **argv)
     char *checked = NULL;
     size_t checked_len = 0;
     FILE *units_line = open_memstream(&checked, &checked_len);
+    for (size_t i = 0; i < want; i++)
+        jobs[i].entry = pick[i];
+    recount_all(b.plan, jobs, want, threads, runs);
     for (size_t i = 0; i < want; i++) {
-        const qct_ledger_entry *e = pick[i];
+        const qct_ledger_entry *e = jobs[i].entry;
         if (units_line)
             fprintf(units_line, " %llu", (unsigned long long)e->unit);
         int unit_failed = 0, unit_differs = 0;
         for (int which = 0; which < 2; which++) {
-            qc_tally t;
-            char how[96];
-            int rc = recount(b.plan, e, which, &t, how, sizeof how);
+            const qc_tally *t = &jobs[i].tally[which];
+            const char *how = jobs[i].how[which];
+            int rc = jobs[i].rc[which];
             if (rc == QC_ENOTSUP)
                 continue;   /* no second path */
             if (rc != QC_OK) {
@@ -205,11 +301,11 @@ int qcl_audit_main(int argc, char **argv)
                 continue;
             }
             note_path(paths, &path_kinds, how);
-            if (t.solutions != e->tally.solutions) {
+            if (t->solutions != e->tally.solutions) {
                 char a[48], c2[48];
                 printf("mismatch unit %llu: the ledger says %s solutions, counted again %s (%s)\n",
                        (unsigned long long)e->unit, qc_u128_format(e->tally.solutions, a),
-                       qc_u128_format(t.solutions, c2), how);
+                       qc_u128_format(t->solutions, c2), how);
                 unit_differs = 1;
             }
         }
@@ -226,6 +322,7 @@ int qcl_audit_main(int argc, char **argv)
     free(checked);
     free(pick);
     free(paths);
+    free(jobs);
     qcl_free(&b);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         qcl_error("audit", "cannot write to stdout");
