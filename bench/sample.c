@@ -7,7 +7,7 @@
  * largest units' CPU time.
  *
  *   qcount_sample N [--units U] [--strata H] [--seed S] [--sets K]
- *                   [--joins P] [--largest L]
+ *                   [--joins P] [--largest L] [--key-bits B]
  *
  * --units U units in all (default 64), over H strata (default 8); --seed
  * S draws the same sample again (default: from the clock; printed);
@@ -17,7 +17,8 @@
  * and scales it ([sampled joins]), so that a unit of N=28 takes seconds
  * where one column set takes minutes; --largest L also measures
  * the L units of largest estimated cost (their CPU time: the longest a
- * checkpoint waits).
+ * checkpoint waits); --key-bits B (1..16) plans with B group key bits in place
+ * of config.h's (another plan, another fingerprint: for tuning).
  *
  * [listing charged] A join unit's work is timed in two steps, listing its
  * bands and counting its sets (join.h, [probe]).  The listing is charged
@@ -79,7 +80,7 @@ static void reset_peak(void)
 static int usage(const char *why)
 {
     fprintf(stderr, "qcount_sample: %s\nusage: qcount_sample N [--units U] [--strata H] "
-                    "[--seed S] [--sets K] [--joins P] [--largest L]\n", why);
+                    "[--seed S] [--sets K] [--joins P] [--largest L] [--key-bits B]\n", why);
     return 2;
 }
 
@@ -174,6 +175,7 @@ int main(int argc, char **argv)
 {
     int n = 0;
     unsigned long long units_wanted = 64, strata = 8, seed = 0, sets = 0, joins = 0, largest = 0;
+    unsigned long long key_bits = 0;
     int seed_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -182,7 +184,8 @@ int main(int argc, char **argv)
                                 : !strcmp(a, "--seed") ? &seed
                                 : !strcmp(a, "--sets") ? &sets
                                 : !strcmp(a, "--joins") ? &joins
-                                : !strcmp(a, "--largest") ? &largest : NULL;
+                                : !strcmp(a, "--largest") ? &largest
+                                : !strcmp(a, "--key-bits") ? &key_bits : NULL;
         if (opt) {
             if (i + 1 >= argc)
                 return usage("a count must follow");
@@ -210,7 +213,10 @@ int main(int argc, char **argv)
      * the memory back and the next unit's peak is its own */
     mallopt(M_MMAP_THRESHOLD, 1 << 20);
     qc_plan *plan;
-    if (qc_plan_create(&plan, n, QC_ENGINE_JOIN) != QC_OK)
+    qcj_settings settings = qcj_settings_of(n);
+    if (key_bits)
+        settings.key_bits = (int)key_bits;  /* a plan of its own, for tuning */
+    if (key_bits > 16 || qcj_plan_create_with(&plan, n, &settings) != QC_OK)
         return usage("cannot plan this board");
     const size_t units = qc_plan_unit_count(plan);
     double *cost = malloc(units * sizeof *cost);

@@ -174,7 +174,10 @@ static int set_passes(const unit_walk *w, uint32_t s, uint32_t cols[32], int wei
 }
 
 /* Adds the solutions whose top half uses column set s, times their
- * weights, to w->total (set_passes). */
+ * weights, to w->total (set_passes).  [bottoms capped] A merged pass whose
+ * bottoms pass the geometry's bottoms_cap (config.h, QCJ_BOTTOMS_CAP) is
+ * joined in parts, between one middle column's bottoms and the next's:
+ * the pairs add up, and the work reported is the same. */
 static int count_set(unit_walk *w, uint32_t s)
 {
     const qcj_plan *p = w->p;
@@ -194,7 +197,7 @@ static int count_set(unit_walk *w, uint32_t s)
         return rc;
     for (int pass = 0; pass < passes; pass++) {
         size_t nb = 0;
-        uint64_t mid = 0;
+        uint64_t mid = 0, pairs = 0;
         uint32_t mids = cols[pass];
         do {                                /* each middle column, or none */
             const int c = mids ? __builtin_ctz(mids) : -1;
@@ -203,13 +206,19 @@ static int count_set(unit_walk *w, uint32_t s)
             rc = qcj_halves_of(&p->rank, &p->splits[1], &w->sides[1], qcj_squeeze(g, w->rest, bset),
                                mid, carried ? mid : 0, &sc->raw[1], &nb, &w->tested);
             mids &= mids - 1;
+            if (rc == QC_OK && mids && g->bottoms_cap && nb >= g->bottoms_cap) {
+                uint64_t some = 0;          /* [bottoms capped] join these, go on */
+                rc = join_bottoms(w, &tops, nb, mid, &some);
+                pairs += some;
+                nb = 0;
+            }
         } while (rc == QC_OK && mids);
-        uint64_t pairs = 0;
+        uint64_t some = 0;
         if (rc == QC_OK && nb)
-            rc = join_bottoms(w, &tops, nb, mid, &pairs);
+            rc = join_bottoms(w, &tops, nb, mid, &some);
         if (rc != QC_OK)
             return rc;
-        w->total += (qc_u128)pairs * (unsigned)weight[pass];
+        w->total += (qc_u128)(pairs + some) * (unsigned)weight[pass];
     }
     return QC_OK;
 }
