@@ -4,9 +4,11 @@
  * the result and nothing else; stderr gets diagnostics; bad input exits 2.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "context.h"
 #include "modes.h"
@@ -57,8 +59,32 @@ static int select_isa(char *err, size_t size)
     return rc;
 }
 
+/* [standard fds] Fds 0, 1 and 2 open before qcount opens anything, so that
+ * no file of its own (a ledger, an SVG, a temporary) is ever given one of
+ * their numbers and then written to as stdout or stderr.  A closed one gets
+ * /dev/null in the direction it is not used (stdin write-only, stdout and
+ * stderr read-only): it stays as useless as closed, a read or write on it
+ * failing with EBADF as before.  Returns 0, or -1 when /dev/null cannot be
+ * opened (nothing can be said then: stderr may be the closed one). */
+static int open_standard_fds(void)
+{
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+            continue;
+        int got = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+        if (got != fd) {   /* the lowest free number: fd, or a failure */
+            if (got >= 0)
+                close(got);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (open_standard_fds() != 0)
+        return 2;
 #ifdef QC_TEST_FAULTS
     /* the tests' qcount_fault only: the K-th unit of this process fails;
      * --check compares with the counts of QCOUNT_TEST_KNOWN */
