@@ -7,6 +7,8 @@
 #   CASE: options (every option fed =values, control bytes, long words)
 #         | input (escaping, endless --verify input, launcher variables,
 #           write errors and closed pipes, a ^C at once, stale temporaries)
+#         | streams (closed stdin, stdout or stderr: never one of qcount's
+#           files; an SVG not written whole is not left behind)
 #         | limits (ulimit -v: out of memory, threads that cannot start;
 #           not in the sanitizer builds, whose shadow memory needs more)
 set -u
@@ -129,6 +131,46 @@ input)
     else
         echo "harden_test: not root, the full-disk SVG case skipped"
     fi
+    ;;
+streams)
+    # ---- a closed stderr: the ledger never becomes fd 2 ----
+    is_ledger() { [ "$(head -c 8 "$1")" = QCLEDGER ]; }
+    rm -f L; "$qcount" 12 --checkpoint L --progress 2>&- >"$tmp/out"; rc=$?
+    [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = 14200 ] && is_ledger L && ok \
+        || bad "12 --checkpoint L --progress 2>&-: rc=$rc out='$(cat "$tmp/out")' L starts '$(head -c 20 L | od -c | head -1)'"
+    run 12 --checkpoint L
+    [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = 14200 ] && [ ! -s "$tmp/err" ] && ok \
+        || bad "the ledger of a run with stderr closed, read back: rc=$rc err='$(cat "$tmp/err")'"
+    rm -f L; OMP_THREAD_LIMIT=1 "$qcount" 12 -t 4 --checkpoint L 2>&- >"$tmp/out"; rc=$?
+    [ $rc -eq 0 ] && is_ledger L && ok || bad "the thread warning with stderr closed landed in the ledger (rc=$rc)"
+    # stopped half-way with stderr closed: the rerun resumes the same ledger
+    rm -f L; "$qcount" 15 -e halving -t 1 --checkpoint L --progress 2>&- >/dev/null & pid=$!
+    sleep 0.5; kill -KILL $pid 2>/dev/null; wait $pid 2>/dev/null
+    run 15 -e halving --checkpoint L
+    [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = 2279184 ] && ok \
+        || bad "a killed run with stderr closed, resumed: rc=$rc err='$(cat "$tmp/err")'"
+    # ---- a closed stdout: the SVG's temporary never becomes fd 1 ----
+    "$qcount" 8 --svg - --limit 1 >&- 2>"$tmp/err"; rc=$?
+    one_clean_line 2 "cannot write to stdout: Bad file descriptor" "--svg - --limit 1 >&-"
+    [ ! -e "standard output" ] && ok || bad "--svg - >&- made a file 'standard output'"
+    rm -f x.svg; "$qcount" 8 --list --limit 3 --svg x.svg >&- 2>"$tmp/err"; rc=$?
+    one_clean_line 2 "cannot write to stdout: Bad file descriptor" "--list --svg x.svg >&-"
+    [ ! -e x.svg ] && ok || bad "--list --svg x.svg >&- left x.svg: $(head -c 80 x.svg)"
+    # an SVG already there is kept when the new one fails
+    echo old >x.svg; "$qcount" 8 --list --svg x.svg >&- 2>/dev/null
+    [ "$(cat x.svg)" = old ] && [ "$(echo x.svg*)" = x.svg ] && ok || bad "a failed --svg replaced x.svg: $(echo x.svg*)"
+    # through a symbolic link (to a file still missing): the file it names
+    ln -s pic.svg link.svg; run 6 --svg link.svg
+    [ $rc -eq 0 ] && [ -L link.svg ] && grep -q '</svg>' pic.svg && [ -z "$(ls | grep '\.new-')" ] && ok \
+        || bad "--svg through a link: rc=$rc $(ls -l)"
+    # ---- a closed stdin: --verify says so; a count does not care ----
+    "$qcount" --verify <&- >"$tmp/out" 2>"$tmp/err"; rc=$?
+    one_clean_line 2 "cannot read stdin: Bad file descriptor" "--verify <&-"
+    "$qcount" 10 <&- >"$tmp/out" 2>"$tmp/err"; rc=$?
+    [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = 724 ] && ok || bad "qcount 10 <&-: rc=$rc"
+    # all three closed: nothing to say, the ledger still whole
+    rm -f L; "$qcount" 11 --checkpoint L --progress <&- >&- 2>&-; rc=$?
+    [ $rc -eq 2 ] && is_ledger L && ok || bad "all closed: rc=$rc (want 2: stdout unwritable)"
     ;;
 limits)
     # out of memory for the books or a unit: 0..units counted, never garbage
