@@ -98,14 +98,16 @@ int main(int argc, char **argv)
     char err[256];
     if (qc_options_parse(argc, argv, &opts, err, sizeof err) != 0)
         return fail(err);
+    if (opts.action == QC_ACTION_HELP) {   /* whatever the environment holds */
+        if (qct_mpi_launcher_rank() > 0)
+            return 0;
+        fputs(qc_usage_text, stdout);
+        return end_stdout();
+    }
     if (select_isa(err, sizeof err) != 0)
         return fail(err);
     if (opts.action != QC_ACTION_COUNT && qct_mpi_launcher_rank() > 0)
         return 0;
-    if (opts.action == QC_ACTION_HELP) {
-        fputs(qc_usage_text, stdout);
-        return end_stdout();
-    }
     if (opts.action == QC_ACTION_VERSION) {
         qc_context_version(stdout);
         return end_stdout();

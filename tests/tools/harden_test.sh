@@ -7,6 +7,8 @@
 #   CASE: options (every option fed =values, control bytes, long words)
 #         | input (escaping, endless --verify input, launcher variables,
 #           write errors and closed pipes, a ^C at once, stale temporaries)
+#         | combos (every combination the man page calls an error, refused
+#           with one line; the harmless ones accepted; words that mislead)
 #         | streams (closed stdin, stdout or stderr: never one of qcount's
 #           files; an SVG not written whole is not left behind)
 #         | limits (ulimit -v: out of memory, threads that cannot start;
@@ -131,6 +133,67 @@ input)
     else
         echo "harden_test: not root, the full-disk SVG case skipped"
     fi
+    ;;
+combos)
+    # ---- options of a count given to another mode: one line, status 2,
+    # nothing made (no ledger, no output) ----
+    while IFS='|' read -r pattern args; do
+        rm -f L; run $args
+        one_clean_line 2 "$pattern" "qcount $args"
+        [ ! -e L ] && [ ! -s "$tmp/out" ] && ok || bad "qcount $args: made L or wrote stdout"
+    done <<'EOF'
+--checkpoint applies to counting, not to --list$|8 --list --checkpoint L
+--checkpoint applies to counting, not to --svg$|8 --svg x.svg --checkpoint L
+--checkpoint applies to counting, not to --solve$|--solve 8 --checkpoint L
+--checkpoint applies to counting, not to --verify$|--verify --checkpoint L 2 4 1 3
+--checkpoint applies to counting, not to --verify$|--checkpoint=L --verify
+--stats applies to counting, not to --solve$|--stats --solve 8
+--stats applies to counting, not to --list$|-s 8 --list
+--stats applies to counting, not to --verify$|--verify -s 1
+--progress applies to counting, not to --list$|8 --list --progress
+--progress applies to counting, not to --solve$|--progress --solve 8
+--progress applies to counting, not to --verify$|--quiet --progress --verify 1
+--threads applies to counting, not to --list$|-t 2 8 --list
+--json applies to counting, not to --solve$|--json --solve 8
+--engine applies to counting, not to --verify$|-e join --verify 1
+--check applies to counting, not to --svg$|-c 8 --svg x.svg
+--smt applies to counting, not to --list$|--smt 8 --list
+--no-bind applies to counting, not to --solve$|--no-bind --solve 8
+--seed needs --random|--solve 8 --seed 3
+--seed needs --solve$|8 --seed 3
+--random needs --solve$|8 --random
+--unique applies to counting and --list, not to --solve$|-u --solve 8
+--list and --solve cannot be used together$|8 --list --solve
+--svg and --verify cannot be used together$|--svg x.svg --verify
+--limit needs --list or --svg$|8 --limit 3
+--format needs --list$|8 --format board
+--format=bfile applies to counting, not to --list$|8 --list --format bfile
+--json and --format=bfile cannot be used together$|--json --format bfile 8
+--checkpoint takes one board size N, not the range '4-6'$|--checkpoint L 4-6
+EOF
+    [ ! -e x.svg ] && ok || bad "a refused --svg made x.svg"
+    # ---- harmless redundancy, accepted: --progress and --quiet, the last wins ----
+    run 8 --list --quiet --limit 1
+    [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = "1 5 8 6 3 7 2 4" ] && ok || bad "--list --quiet: rc=$rc"
+    run --quiet --solve 8 --progress --quiet
+    [ $rc -eq 0 ] && [ -s "$tmp/out" ] && ok || bad "--progress --quiet with --solve: rc=$rc $(cat "$tmp/err")"
+    run 12 --quiet --progress
+    [ $rc -eq 0 ] && grep -q 'units' "$tmp/err" && ok || bad "--quiet --progress: the last (--progress) must win"
+    run 12 --progress --quiet
+    [ $rc -eq 0 ] && [ ! -s "$tmp/err" ] && ok || bad "--progress --quiet: the last (--quiet) must win"
+    # ---- words that must not mislead ----
+    run -u-8;   one_clean_line 2 "unknown option '-' in '-u-8' \\(see --help\\)$" "-u-8"
+    run -u- 8;  one_clean_line 2 "unknown option '-' in '-u-'" "-u- 8"
+    run - 8;    one_clean_line 2 "invalid board size '-'" "- 8 (the '-' is at fault)"
+    run x 8;    one_clean_line 2 "invalid board size 'x'" "x 8"
+    run 8 9;    one_clean_line 2 "unexpected argument '9'" "8 9"
+    QCOUNT_ISA=garbage timeout 20 "$qcount" --help >"$tmp/out" 2>"$tmp/err"; rc=$?
+    [ $rc -eq 0 ] && grep -q '^Usage: qcount' "$tmp/out" && ok || bad "QCOUNT_ISA=garbage --help: rc=$rc"
+    QCOUNT_ISA=garbage timeout 20 "$qcount" 8 >"$tmp/out" 2>"$tmp/err"; rc=$?
+    one_clean_line 2 "QCOUNT_ISA=garbage: unknown level" "QCOUNT_ISA=garbage qcount 8"
+    ln -s /nonexistent/ledger dangling; run 8 --checkpoint dangling
+    one_clean_line 2 "ledger 'dangling': a symbolic link to a missing file" "a dangling link as the ledger"
+    [ -L dangling ] && [ ! -e /nonexistent/ledger ] && ok || bad "the dangling ledger link was changed"
     ;;
 streams)
     # ---- a closed stderr: the ledger never becomes fd 2 ----

@@ -147,6 +147,12 @@ static int option_error(int c, char **argv, char *err, size_t errlen)
             FAIL("ambiguous option '%.*s' (see --help)", name_len, word);
         FAIL("unknown option '%.*s' (see --help)", name_len, word);
     }
+    if (optopt == '-') {   /* '-u-8': a '-' inside a word of short options */
+        const char *cluster = optind > 0 ? argv[optind - 1] : NULL;
+        if (argv[optind] && argv[optind][0] == '-' && strchr(argv[optind] + 1, '-'))
+            cluster = argv[optind];   /* the word is not finished: optind still on it */
+        FAIL("unknown option '-' in '%s' (see --help)", cluster ? cluster : "-");
+    }
     FAIL("unknown option '-%c' (see --help)", optopt);   /* escaped with the rest */
 }
 
@@ -189,9 +195,8 @@ static int take_option(int c, char **argv, qc_options *opts, char *err, size_t e
             FAIL("empty checkpoint file name (--checkpoint needs a FILE)");
         opts->checkpoint = optarg;
         break;
-    case OPT_PROGRESS:
-        if (opts->progress != QC_PROGRESS_NEVER)
-            opts->progress = QC_PROGRESS_ALWAYS;
+    case OPT_PROGRESS:   /* --progress and --quiet: the last one given wins */
+        opts->progress = QC_PROGRESS_ALWAYS;
         break;
     case 'q':
         opts->progress = QC_PROGRESS_NEVER;
@@ -264,7 +269,9 @@ static const char *count_only_option(const qc_options *opts)
 {
     return opts->threads ? "--threads" : opts->json ? "--json"
            : !(opts->bind & QC_BIND_PIN) ? "--no-bind" : opts->bind & QC_BIND_SMT ? "--smt"
-           : opts->engine_given ? "--engine" : opts->check ? "--check" : NULL;
+           : opts->engine_given ? "--engine" : opts->check ? "--check"
+           : opts->checkpoint ? "--checkpoint" : opts->stats ? "--stats"
+           : opts->progress == QC_PROGRESS_ALWAYS ? "--progress" : NULL;
 }
 
 /* One board size, word[0..len): 0, or -1 with a message saying which way
@@ -295,8 +302,12 @@ static int parse_n(int argc, char **argv, int first, qc_options *opts, char *err
 {
     if (first >= argc)
         FAIL("missing board size N (try 'qcount --help')");
-    if (argc - first > 1)
+    if (argc - first > 1) {   /* the first word that is not a board size is at fault */
+        int n;
+        if (parse_board(argv[first], strlen(argv[first]), &n, err, errlen) != 0)
+            return -1;
         FAIL("unexpected argument '%s' (only one board size N)", argv[first + 1]);
+    }
     const char *word = argv[first];
     const char *dash = strchr(word, '-');
     if (dash && dash != word && opts->action == QC_ACTION_COUNT) {

@@ -41,7 +41,7 @@ typedef struct qc_options {
 enum {
     QC_PROGRESS_AUTO = 0,     /* when stderr is a terminal (the default) */
     QC_PROGRESS_ALWAYS = 1,   /* --progress: also into a file or a pipe  */
-    QC_PROGRESS_NEVER = 2     /* --quiet (wins over --progress)          */
+    QC_PROGRESS_NEVER = 2     /* --quiet (of the two, the last given wins) */
 };
 
 /* Parses argv; returns 0, or -1 with a one-line message in err. */
