@@ -24,7 +24,7 @@
  * around it, or -1 (unset, empty, not a number, too big). */
 static inline long qct_launcher_number(const char *name)
 {
-    const char *v = getenv(name);
+    const char *v = name ? getenv(name) : NULL;
     if (!v || !*v)
         return -1;
     long n = 0;
@@ -112,8 +112,11 @@ void qct_mpi_abort(int status);
  * (err names the rank): then out->alone is set, the other ranks are left
  * waiting, and the caller must end the job (qct_mpi_abort).  (QC_ENOMEM
  * on every rank, without out->alone: a failure seen only as the count
- * ended.)  Fills *out (free it with qct_mpi_result_free); totals are
- * meaningful on rank 0. */
+ * ended.)  Fills *out (free it with qct_mpi_result_free, which takes
+ * NULL); totals are meaningful on rank 0.  err may be NULL (no message).
+ * Precondition, not checked: out is not NULL, on every rank, as a rank
+ * that returned at once would leave the others waiting in a collective
+ * call. */
 int qct_mpi_count(const qc_plan *plan, const qc_run_options *opts, const char *root_error,
                   qct_mpi_result *out, char *err, size_t errlen);
 void qct_mpi_result_free(qct_mpi_result *r);

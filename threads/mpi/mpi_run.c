@@ -245,6 +245,8 @@ int qct_mpi_count(const qc_plan *plan, const qc_run_options *opts, const char *r
                   qct_mpi_result *out, char *err, size_t errlen)
 {
     const int me = qct_mpi_rank(), ranks = qct_mpi_size();
+    if (!err)
+        errlen = 0;   /* no message wanted */
     memset(out, 0, sizeof *out);
     out->ranks = ranks;
     if (errlen)
@@ -272,6 +274,8 @@ int qct_mpi_count(const qc_plan *plan, const qc_run_options *opts, const char *r
 
 void qct_mpi_result_free(qct_mpi_result *r)
 {
+    if (!r)
+        return;
     free(r->per_rank);
     r->per_rank = NULL;
 }
