@@ -25,8 +25,6 @@
 
 static int fail(const char *msg)
 {
-    if (qct_mpi_launcher_rank() > 0)
-        return 2;   /* under mpirun every rank sees the same input: rank 0 says it */
     qc_print_error(msg);
     return 2;
 }
@@ -96,30 +94,33 @@ int main(int argc, char **argv)
 #endif
     qc_options opts;
     char err[256];
-    if (qc_options_parse(argc, argv, &opts, err, sizeof err) != 0)
+    int refused = qc_options_parse(argc, argv, &opts, err, sizeof err) != 0;
+    if (!refused && opts.action != QC_ACTION_HELP)   /* --help whatever the environment holds */
+        refused = select_isa(err, sizeof err) != 0;
+    if (qct_mpi_launcher_rank() >= 0) {
+        /* [join timeout] every rank joins the job, whatever it was asked,
+         * so that none is left waiting for another: count/mpi_load.c */
+        if (!refused && opts.action == QC_ACTION_COUNT && opts.range) {
+            snprintf(err, sizeof err, "a range of board sizes is counted by one process: give mpirun one N");
+            refused = 1;
+        }
+        int status = qc_mpi_load_main(&opts, refused ? err : NULL, &argc, &argv);
+        if (status != QC_MPI_RUN_HERE)
+            return status;
+        refused = 0;   /* rank 0, every rank agreeing: the mode runs here alone */
+    }
+    if (refused)
         return fail(err);
-    if (opts.action == QC_ACTION_HELP) {   /* whatever the environment holds */
-        if (qct_mpi_launcher_rank() > 0)
-            return 0;
+    if (opts.action == QC_ACTION_HELP) {
         fputs(qc_usage_text, stdout);
         return end_stdout();
     }
-    if (select_isa(err, sizeof err) != 0)
-        return fail(err);
-    if (opts.action != QC_ACTION_COUNT && qct_mpi_launcher_rank() > 0)
-        return 0;
     if (opts.action == QC_ACTION_VERSION) {
         qc_context_version(stdout);
         return end_stdout();
     }
     if (opts.action == QC_ACTION_LIST || opts.action == QC_ACTION_SOLVE || opts.action == QC_ACTION_VERIFY)
         return qc_mode_main(&opts);   /* modes/ */
-
-    if (qct_mpi_launcher_rank() >= 0) {
-        if (opts.range)
-            return fail("a range of board sizes is counted by one process: give mpirun one N");
-        return qc_mpi_load_main(&opts, &argc, &argv);   /* count/mpi_load.c */
-    }
 
     qc_longrun_catch_signals(NULL, NULL);   /* before the plans: a ^C now is a clean stop */
     return qc_range_count(&opts);   /* count/range.c */

@@ -88,9 +88,28 @@ typedef struct qct_mpi_result {
     qct_mpi_rank_stats *per_rank;   /* [ranks] on rank 0, NULL elsewhere    */
 } qct_mpi_result;
 
+/* [join timeout] How long a rank waits for the others to start, in
+ * seconds: QCOUNT_MPI_TIMEOUT (1 to 3600), QCT_JOIN_TIMEOUT_DEFAULT when
+ * it is unset or empty, or -1 for any other value. */
+#define QCT_JOIN_TIMEOUT_DEFAULT 20.0
+double qct_mpi_join_timeout(void);
+
 /* MPI_Init_thread (FUNNELED: only the main thread talks to MPI).  Returns
- * QC_OK, or QC_EINVAL if MPI cannot give that much thread support. */
-int qct_mpi_init(int *argc, char ***argv);
+ * QC_OK, or QC_EINVAL if MPI cannot give that much thread support.  When
+ * MPI_Init has not returned after timeout seconds (rank 0; the others 5 s
+ * later), the process says so in one line and exits with status 2. */
+int qct_mpi_init(int *argc, char ***argv, double timeout);
+
+/* The longest summary qct_mpi_handshake compares, its NUL included. */
+#define QCT_SUMMARY_MAX 1024
+/* Collective, after qct_mpi_init: every rank sends rank 0 its summary (of
+ * its mode and options; "error: MESSAGE" for a command line it refused),
+ * and rank 0 waits for each no longer than timeout seconds.  Returns
+ * QC_OK on every rank when all summaries are the same.  Otherwise rank 0
+ * returns QC_EINVAL (QC_ENOMEM) with one line in err naming the first rank
+ * that differs (or its error, or the rank that never sent one), and must
+ * end the job (qct_mpi_abort); the other ranks wait for that. */
+int qct_mpi_handshake(const char *summary, double timeout, char *err, size_t errlen);
 int qct_mpi_rank(void);
 int qct_mpi_size(void);
 void qct_mpi_finalize(void);

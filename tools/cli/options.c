@@ -367,3 +367,68 @@ int qc_options_parse(int argc, char **argv, qc_options *opts, char *err, size_t 
         qc_quote_in_place(err, errlen);   /* messages quote the user's words */
     return rc;
 }
+
+int qc_options_summary(const qc_options *o, char *buf, size_t len)
+{
+    const qc_mode_options *m = &o->mode;
+    size_t at = 0;
+#define PUT(...) do { \
+        int k_ = snprintf(buf + at, at < len ? len - at : 0, __VA_ARGS__); \
+        at += k_ > 0 ? (size_t)k_ : 0; \
+    } while (0)
+    if (len)
+        buf[0] = '\0';
+    switch (o->action) {
+    case QC_ACTION_HELP:
+        PUT("--help");
+        break;
+    case QC_ACTION_VERSION:
+        PUT("--version");
+        break;
+    case QC_ACTION_COUNT:
+        PUT("--engine=%s", qc_engine_name(o->engine) ? qc_engine_name(o->engine) : "?");
+        if (o->unique)
+            PUT(" --unique");
+        if (o->json)
+            PUT(" --json");
+        if (m->format == QC_FORMAT_BFILE)
+            PUT(" --format=bfile");
+        if (o->check)
+            PUT(" --check");
+        if (o->stats)
+            PUT(" --stats");
+        if (o->checkpoint)
+            PUT(" --checkpoint=%s", o->checkpoint);
+        if (o->range)
+            PUT(" %d-%d", o->n, o->n_last);
+        else
+            PUT(" %d", o->n);
+        break;
+    case QC_ACTION_LIST:
+        if (m->list)
+            PUT("--list");
+        if (m->svg_path)
+            PUT("%s--svg=%s", m->list ? " " : "", m->svg_path);
+        if (m->limit_given)
+            PUT(" --limit=%llu", (unsigned long long)m->limit);
+        if (m->format == QC_FORMAT_BOARD)
+            PUT(" --format=board");
+        if (m->unique)
+            PUT(" --unique");
+        PUT(" %d", o->n);
+        break;
+    case QC_ACTION_SOLVE:
+        PUT("--solve%s", m->random ? " --random" : "");
+        if (m->seed_given)
+            PUT(" --seed=%llu", (unsigned long long)m->seed);
+        PUT(" %zu", m->solve_n);
+        break;
+    case QC_ACTION_VERIFY:
+        PUT("--verify");
+        for (int i = 0; i < m->verify_argc; i++)
+            PUT(" %s", m->verify_argv[i]);
+        break;
+    }
+#undef PUT
+    return at < len ? 0 : -1;
+}
