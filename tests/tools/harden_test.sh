@@ -191,6 +191,31 @@ EOF
     [ $rc -eq 0 ] && grep -q '^Usage: qcount' "$tmp/out" && ok || bad "QCOUNT_ISA=garbage --help: rc=$rc"
     QCOUNT_ISA=garbage timeout 20 "$qcount" 8 >"$tmp/out" 2>"$tmp/err"; rc=$?
     one_clean_line 2 "QCOUNT_ISA=garbage: unknown level" "QCOUNT_ISA=garbage qcount 8"
+    # ---- OpenMP variables qcount cannot take: its own line, never libgomp's ----
+    while IFS='|' read -r var value; do
+        env "$var=$value" timeout 20 "$qcount" 8 >"$tmp/out" 2>"$tmp/err" </dev/null; rc=$?
+        one_clean_line 2 "invalid $var '" "$var='$value' qcount 8"
+        # other modes do not use them: said nothing, by libgomp either
+        env "$var=$value" timeout 20 "$qcount" --solve 8 >"$tmp/out" 2>"$tmp/err" </dev/null; rc=$?
+        [ $rc -eq 0 ] && [ ! -s "$tmp/err" ] && ok || bad "$var='$value' qcount --solve 8: rc=$rc err='$(cat "$tmp/err")'"
+    done <<'EOF'
+OMP_PROC_BIND|bogus
+OMP_PROC_BIND|close,,spread
+OMP_PROC_BIND|true,close
+OMP_WAIT_POLICY|sometimes
+OMP_STACKSIZE|12Q
+OMP_STACKSIZE|0
+OMP_STACKSIZE|99999999999999999999G
+OMP_NUM_THREADS|-3
+EOF
+    for v in "OMP_PROC_BIND=spread, close" OMP_PROC_BIND=TRUE OMP_WAIT_POLICY=Passive \
+             "OMP_STACKSIZE= 4 M " OMP_STACKSIZE=65536 OMP_PROC_BIND= OMP_STACKSIZE=; do
+        env "$v" timeout 20 "$qcount" 8 >"$tmp/out" 2>"$tmp/err" </dev/null; rc=$?
+        [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = 92 ] && [ ! -s "$tmp/err" ] && ok \
+            || bad "$v qcount 8: rc=$rc err='$(cat "$tmp/err")'"
+    done
+    OMP_NUM_THREADS=x timeout 20 "$qcount" 8 -t 2 >"$tmp/out" 2>"$tmp/err" </dev/null; rc=$?
+    [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = 92 ] && [ ! -s "$tmp/err" ] && ok || bad "OMP_NUM_THREADS=x with -t 2: rc=$rc"
     ln -s /nonexistent/ledger dangling; run 8 --checkpoint dangling
     one_clean_line 2 "ledger 'dangling': a symbolic link to a missing file" "a dangling link as the ledger"
     [ -L dangling ] && [ ! -e /nonexistent/ledger ] && ok || bad "the dangling ledger link was changed"
@@ -254,6 +279,28 @@ limits)
                 # the note on fewer threads, then the error
                 sed -i '/^qcount: the system let only [0-9]* of the 8 threads start; counted on [0-9]*$/d' "$tmp/err"
                 one_clean_line 2 "out of memory" "ulimit -v $lim qcount 16 $t"
+            fi
+        done
+    done
+    # ten at once, each short of room for its threads: each counts on the
+    # threads that started (qcount's note) or stops with one line, never
+    # with libgomp's message and status 1
+    for round in 1 2; do
+        pids=()
+        for i in 0 1 2 3 4 5 6 7 8 9; do
+            (ulimit -v $((30000 + 3000 * i)); exec "$qcount" 10 -t 4096) >"$tmp/out$i" 2>"$tmp/err$i" &
+            pids[i]=$!
+        done
+        for i in 0 1 2 3 4 5 6 7 8 9; do
+            wait "${pids[i]}"; rc=$?
+            cp "$tmp/err$i" "$tmp/err"
+            if grep -q libgomp "$tmp/err"; then bad "ten at once, -t 4096: libgomp spoke: $(cat "$tmp/err")"
+            elif [ $rc -eq 0 ] && [ "$(cat "$tmp/out$i")" = 724 ]; then
+                grep -qv "^qcount: the system let only [0-9]* of the 4096 threads start; counted on [0-9]*$" "$tmp/err" \
+                    && bad "ten at once, -t 4096: $(cat "$tmp/err")" || ok
+            else
+                sed -i '/^qcount: the system let only [0-9]* of the 4096 threads start; counted on [0-9]*$/d' "$tmp/err"
+                one_clean_line 2 "out of memory" "ten at once: ulimit -v $((30000 + 3000 * i)) qcount 10 -t 4096"
             fi
         done
     done
