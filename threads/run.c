@@ -159,7 +159,8 @@ static int sum_up(const run_state *r, qc_result *result)
 int qc_run(const qc_plan *plan, const qc_run_options *opts, qc_result *result)
 {
     if (!plan || !result
-        || (opts && (opts->threads < 0 || (opts->bind & ~(QC_BIND_PIN | QC_BIND_SMT)))))
+        || (opts && (opts->threads < 0 || opts->threads > QC_THREADS_MAX
+                     || (opts->bind & ~(QC_BIND_PIN | QC_BIND_SMT)))))
         return QC_EINVAL;
     memset(result, 0, sizeof *result);   /* an error before counting: nothing counted */
     run_state r;

@@ -174,8 +174,12 @@ typedef struct qc_progress {
     double seconds;       /* since the run started                         */
 } qc_progress;
 
+/* The most threads a run takes (qc_run_options.threads). */
+#define QC_THREADS_MAX 4096
+
 typedef struct qc_run_options {
-    int threads;          /* 0: one per slot (see QC_BIND_SMT below)       */
+    int threads;          /* 0: one per slot (see QC_BIND_SMT below); at
+                             most QC_THREADS_MAX                           */
     int bind;             /* QC_BIND_* flags, below                        */
     /* Resumable, stoppable runs: all optional, zero/NULL is off. */
     void *hook_ctx;       /* passed to the three hooks                     */
@@ -229,7 +233,8 @@ int qc_topology_cpus(int threads, int bind, char *buf, size_t len);
 
 /* Counts every unit of plan over opts->threads threads (opts NULL: the
  * defaults); fills *result.  Returns QC_EINVAL (nothing counted) for plan
- * or result NULL, threads < 0 or unknown bind flags; QC_OK, or QC_ESTOP / QC_EHOOK with *result covering the units
+ * or result NULL, threads < 0 or past QC_THREADS_MAX, or unknown bind
+ * flags; QC_OK, or QC_ESTOP / QC_EHOOK with *result covering the units
  * finished before the stop, or QC_ENOMEM when a unit ran out of memory
  * (qc_plan_count_unit): that unit is dropped, never passed to unit_done,
  * no unit starts after it, and *result covers the units finished (those

@@ -78,6 +78,10 @@ static void plans(void)
     CHECK(qc_run(p, NULL, NULL) == QC_EINVAL);
     o.threads = -1;
     CHECK(qc_run(p, &o, &r) == QC_EINVAL);
+    o.threads = QC_THREADS_MAX + 1;
+    CHECK(qc_run(p, &o, &r) == QC_EINVAL);
+    o.threads = INT_MAX;
+    CHECK(qc_run(p, &o, &r) == QC_EINVAL);
     o.threads = 1;
     o.bind = 0x40;
     CHECK(qc_run(p, &o, &r) == QC_EINVAL);

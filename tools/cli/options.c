@@ -164,7 +164,7 @@ static int take_option(int c, char **argv, qc_options *opts, char *err, size_t e
     long v;
     switch (c) {
     case 't':
-        if (qc_parse_int(optarg, 1, 4096, &v) != 0)
+        if (qc_parse_int(optarg, 1, QC_THREADS_MAX, &v) != 0)
             FAIL("invalid thread count '%s' (expected an integer from 1 to 4096)", optarg);
         opts->threads = (int)v;
         break;
@@ -255,7 +255,7 @@ static int omp_words(const char *s, const char *const *words, int several)
 static int omp_num_threads_ok(const char *v)
 {
     long n;
-    return qc_parse_int(v, 1, 4096, &n) == 0;
+    return qc_parse_int(v, 1, QC_THREADS_MAX, &n) == 0;
 }
 
 static int omp_proc_bind_ok(const char *v)
@@ -352,7 +352,7 @@ static int omp_variables_check(qc_options *opts, char *err, size_t errlen)
     }
     const char *threads = getenv("OMP_NUM_THREADS");
     long v;
-    if (!opts->threads && threads && qc_parse_int(threads, 1, 4096, &v) == 0)
+    if (!opts->threads && threads && qc_parse_int(threads, 1, QC_THREADS_MAX, &v) == 0)
         opts->threads = (int)v;
     return 0;
 }
