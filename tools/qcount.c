@@ -97,13 +97,15 @@ int main(int argc, char **argv)
     int refused = qc_options_parse(argc, argv, &opts, err, sizeof err) != 0;
     if (!refused && opts.action != QC_ACTION_HELP)   /* --help whatever the environment holds */
         refused = select_isa(err, sizeof err) != 0;
-    if (qct_mpi_launcher_rank() >= 0) {
-        /* [join timeout] every rank joins the job, whatever it was asked,
-         * so that none is left waiting for another: count/mpi_load.c */
-        if (!refused && opts.action == QC_ACTION_COUNT && opts.range) {
-            snprintf(err, sizeof err, "a range of board sizes is counted by one process: give mpirun one N");
-            refused = 1;
-        }
+    /* [join timeout] every rank of a job of several joins it, whatever it
+     * was asked, so that none is left waiting for another: count/mpi_load.c;
+     * a job of one rank joins only to count */
+    const int launched = qct_mpi_launcher_rank() >= 0;
+    if (launched && !refused && opts.action == QC_ACTION_COUNT && opts.range) {
+        snprintf(err, sizeof err, "a range of board sizes is counted by one process: give mpirun one N");
+        refused = 1;
+    }
+    if (qct_mpi_launcher_size() > 1 || (launched && !refused && opts.action == QC_ACTION_COUNT)) {
         int status = qc_mpi_load_main(&opts, refused ? err : NULL, &argc, &argv);
         if (status != QC_MPI_RUN_HERE)
             return status;

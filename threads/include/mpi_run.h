@@ -46,7 +46,7 @@ static inline long qct_launcher_number(const char *name)
  *   PMIx (srun --mpi=pmix)          PMIX_RANK, SLURM_STEP_NUM_TASKS
  * QCOUNT_MPI=0 in the environment forces -1: a plain count, e.g. from a
  * script that an MPI launcher started. */
-static inline int qct_mpi_launcher_rank(void)
+static inline int qct_mpi_launcher_job(long *size_out)
 {
     static const char *const vars[][2] = {
         {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
@@ -59,10 +59,25 @@ static inline int qct_mpi_launcher_rank(void)
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
         long rank = qct_launcher_number(vars[i][0]);
         long size = qct_launcher_number(vars[i][1]);
-        if (rank >= 0 && rank < size)
+        if (rank >= 0 && rank < size) {
+            if (size_out)
+                *size_out = size;
             return (int)rank;
+        }
     }
     return -1;
+}
+
+static inline int qct_mpi_launcher_rank(void)
+{
+    return qct_mpi_launcher_job(NULL);
+}
+
+/* The job's size beside qct_mpi_launcher_rank, or 0 when none. */
+static inline long qct_mpi_launcher_size(void)
+{
+    long size = 0;
+    return qct_mpi_launcher_job(&size) >= 0 ? size : 0;
 }
 
 #ifdef QC_HAVE_MPI
