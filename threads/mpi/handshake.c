@@ -4,8 +4,8 @@
  * before counting (mpi_run.h), which waits for each one no longer than the
  * join timeout and refuses the job unless all are the same.
  *
- * [join timeout] A rank that never starts MPI (it ran another mode, or
- * QCOUNT_MPI=0 on its host, or another program) holds the others inside
+ * [join timeout] A rank that never starts MPI (QCOUNT_MPI=0 on its host,
+ * another program, one that exited) holds the others inside
  * MPI_Init, and one that started MPI but never reached the handshake
  * (stopped, or an older qcount) holds rank 0 there; neither is an error
  * MPI reports.  So both waits end at the timeout with one line: from rank
@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "mpi_run.h"
 #include "qct_clock.h"

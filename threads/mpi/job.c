@@ -57,7 +57,7 @@ static void *watchdog(void *arg)
     pthread_mutex_unlock(&watch.lock);
     if (!started) {
         fprintf(stderr, "qcount: rank %d: the MPI job did not start within %.0f s: a rank exited or "
-                        "never joined it (another mode, QCOUNT_MPI=0, another program?); run the "
+                        "never joined it (QCOUNT_MPI=0 on its host, another program?); run the "
                         "same qcount command on every rank\n", rank, watch.seconds);
         _exit(2);   /* the launcher ends the other ranks */
     }
