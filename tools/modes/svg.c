@@ -65,7 +65,8 @@ static char *link_end(const char *path)
  * killed run never leaves a partial SVG at path (nor loses the one that
  * was there).  A symbolic link is followed: its target is replaced.  A path
  * that is there but not a regular file (a pipe, a device) is refused, as
- * the size slot needs seeking.  Returns 0, or -1 with a message. */
+ * the size slot needs seeking, and so is a file this user may not write.
+ * Returns 0, or -1 with a message. */
 static int open_beside(qc_svg *s, char *err, size_t errlen)
 {
     const char *path = s->path;
@@ -73,6 +74,10 @@ static int open_beside(qc_svg *s, char *err, size_t errlen)
     if (stat(path, &st) == 0) {
         if (!S_ISREG(st.st_mode)) {
             snprintf(err, errlen, "cannot write the SVG to '%s': not a regular file", path);
+            return -1;
+        }
+        if (access(path, W_OK) != 0) {   /* replaced, yet only where it could be written */
+            snprintf(err, errlen, "cannot create '%s': %s", path, strerror(errno));
             return -1;
         }
         s->target = realpath(path, NULL);
