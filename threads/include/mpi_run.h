@@ -2,7 +2,7 @@
 /*
  * mpi_run.h — counting one plan across the ranks of an MPI job.
  *
- * Hybrid: one rank per machine (or NUMA node), OpenMP threads inside each
+ * Hybrid: one rank per machine (or NUMA node), a team of threads inside each
  * rank.  Rank 0 owns the list of units still to count and hands them out on
  * request (pull-based: a slow or busy machine simply asks less often); every
  * rank, rank 0 included, counts with its own threads and sends each unit's
