@@ -105,7 +105,7 @@ static uint64_t r90_orbits(sym_search *s, r90_board b)
 
 int qc_symmetric_counts(int n, qc_u128 *r90, qc_u128 *r180, uint64_t *placements)
 {
-    if (n < QC_N_MIN || n > QC_N_MAX)
+    if (!r90 || !r180 || n < QC_N_MIN || n > QC_N_MAX)
         return QC_EINVAL;
     sym_search s = {.n = n, .full = n >= 32 ? 0xffffffffu : (1u << n) - 1u, .placements = 0};
     const int m = (n - 1) / 2;      /* the centre, for odd n */
@@ -131,6 +131,8 @@ int qc_symmetric_counts(int n, qc_u128 *r90, qc_u128 *r180, uint64_t *placements
 
 qc_u128 qc_fundamental_count(int n, qc_u128 total, qc_u128 r90, qc_u128 r180)
 {
+    if (n < QC_N_MIN || n > QC_N_MAX)
+        return 0;
     if (n == 1)
         return total;   /* the lone queen: fixed by all 8 symmetries */
     return (total + 2 * r90 + r180) / 8;

@@ -30,6 +30,8 @@ const char *qc_engine_name(qc_engine_id engine)
 
 int qc_engine_lookup(const char *name, qc_engine_id *out)
 {
+    if (!out)
+        return QC_EINVAL;
     for (int e = 0; e < QC_ENGINE_COUNT_; e++) {
         if (name && strcmp(name, engine_table[e]->name) == 0) {
             *out = (qc_engine_id)e;
@@ -46,6 +48,8 @@ qc_engine_id qc_engine_default(int n)
 
 int qc_plan_create(qc_plan **out, int n, qc_engine_id engine)
 {
+    if (!out)
+        return QC_EINVAL;
     *out = NULL;
     if (n < QC_N_MIN || n > QC_N_MAX || (unsigned)engine >= QC_ENGINE_COUNT_)
         return QC_EINVAL;
@@ -72,10 +76,10 @@ void qc_plan_free(qc_plan *plan)
     free(plan);
 }
 
-int qc_plan_n(const qc_plan *plan) { return plan->n; }
-qc_engine_id qc_plan_engine(const qc_plan *plan) { return plan->engine; }
-size_t qc_plan_unit_count(const qc_plan *plan) { return plan->unit_count; }
-uint64_t qc_plan_fingerprint(const qc_plan *plan) { return plan->fingerprint; }
+int qc_plan_n(const qc_plan *plan) { return plan ? plan->n : 0; }
+qc_engine_id qc_plan_engine(const qc_plan *plan) { return plan ? plan->engine : QC_ENGINE_COUNT_; }
+size_t qc_plan_unit_count(const qc_plan *plan) { return plan ? plan->unit_count : 0; }
+uint64_t qc_plan_fingerprint(const qc_plan *plan) { return plan ? plan->fingerprint : 0; }
 
 /* [fault injection] Calls left before the one that fails (0: disarmed),
  * and the unit that failed. */
@@ -112,9 +116,11 @@ static int fault_fires(size_t unit)
 
 int qc_plan_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
 {
+    if (!out)
+        return QC_EINVAL;
     out->solutions = 0;
     out->placements = 0;
-    if (unit >= plan->unit_count)
+    if (!plan || unit >= plan->unit_count)
         return QC_EINVAL;
     if (__builtin_expect(__atomic_load_n(&fault_countdown, __ATOMIC_RELAXED) != 0, 0)
         && fault_fires(unit))
@@ -129,11 +135,13 @@ int qc_plan_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
 
 int qc_plan_recount_unit(const qc_plan *plan, size_t unit, qc_tally *out, const char **how)
 {
+    if (!out)
+        return QC_EINVAL;
     out->solutions = 0;
     out->placements = 0;
     if (how)
         *how = "none";
-    if (unit >= plan->unit_count)
+    if (!plan || unit >= plan->unit_count)
         return QC_EINVAL;
     if (!plan->ops->recount_unit)
         return QC_ENOTSUP;
@@ -150,13 +158,15 @@ int qc_plan_recount_unit(const qc_plan *plan, size_t unit, qc_tally *out, const 
 
 double qc_plan_unit_cost(const qc_plan *plan, size_t unit)
 {
-    if (unit >= plan->unit_count)
+    if (!plan || unit >= plan->unit_count)
         return 0;
     return plan->ops->unit_cost ? plan->ops->unit_cost(plan, unit) : 1.0;
 }
 
 int qc_plan_count_unit_until(const qc_plan *plan, size_t unit, const int *stop, qc_tally *out)
 {
+    if (!out)
+        return QC_EINVAL;
     if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED)) {
         out->solutions = 0;
         out->placements = 0;
@@ -177,6 +187,8 @@ int qc_plan_count_unit_until(const qc_plan *plan, size_t unit, const int *stop, 
 /* printf has no conversion for 128 bits. */
 char *qc_u128_format(qc_u128 v, char *buf)
 {
+    if (!buf)
+        return NULL;
     char tmp[40];
     int len = 0;
     do {

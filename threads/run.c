@@ -1,30 +1,29 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * run.c — the scheduler: counts a plan's work units over OpenMP threads.
+ * run.c — the scheduler: counts a plan's work units over a team of threads.
  *
- * Units are handed out one at a time from a shared counter (schedule
- * dynamic, chunk 1): units differ in size by orders of magnitude, so static
+ * Units are handed out one at a time from a shared counter (dynamic, one
+ * unit a time): units differ in size by orders of magnitude, so static
  * shares would leave threads idle.  Each thread sums into its own tally,
- * padded to a cache line so that no two threads write the same line (false
- * sharing), and the tallies are added once at the end.
+ * on its own stack, and adds it to the run's once, as it ends.
  *
  * Resumable runs: units a ledger already holds (unit_known) are summed up
  * front and left out of the loop; each unit counted is handed to unit_done
- * and progress inside one critical section, so the hooks need no locks.
+ * and progress under one lock, so the hooks need no locks of their own.
  * Stops: the workers read *stop before each unit, and the engines read it
  * inside long units (qc_plan_count_unit_until); a unit cut short is
  * dropped, never reported.
  * Threads: one per slot of the allowed CPUs unless asked otherwise, bound
- * inside them (topology.h); pool threads that an earlier run pinned are
- * bound again, so a run never inherits another run's pinning.  Fewer when
- * the system refuses to create more (spawn.h): result->threads says how
- * many counted.
+ * inside them (topology.h); each run makes its own team (spawn.h [team]),
+ * so a run never inherits another run's pinning.  Fewer when the system
+ * refuses to create more: result->threads says how many counted, and a
+ * refusal never ends the process.
  * Failures: a unit that fails (out of memory) is dropped too, never
  * reported, and no worker starts another unit after it, as after a failed
  * unit_done; the units already under way finish and are reported, since
  * their tallies are right (a ledger keeps them for the next run).
  */
-#include <omp.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,11 +40,13 @@ typedef struct run_state {
     qct_topology *topo;       /* NULL: threads are not bound              */
     int bind;                 /* QC_BIND_* flags                          */
     int threads;              /* asked for                                */
-    int ran;                  /* granted: OpenMP may grant fewer          */
-    qct_thread_sum *sums;     /* [threads]: each thread's own             */
+    int ran;                  /* made: the system may let fewer start     */
+    qct_thread_sum sum;       /* the threads' tallies, each added as it ends */
     size_t unit_count;        /* the plan's                               */
     size_t *todo;             /* the units to count, not known before     */
     long units;               /* in todo                                  */
+    long next;                /* the next index of todo to count (atomic) */
+    pthread_mutex_t report_lock;  /* around the hooks and sum             */
     qc_tally known;           /* summed from unit_known                   */
     size_t resumed;           /* units known                              */
     qct_reporter rep;         /* unit_done and progress, and the books    */
@@ -55,7 +56,7 @@ typedef struct run_state {
 
 static void run_close(run_state *r)
 {
-    free(r->sums);
+    pthread_mutex_destroy(&r->report_lock);
     free(r->todo);
     qct_topology_close(r->topo);
 }
@@ -65,19 +66,17 @@ static void run_close(run_state *r)
 static int run_open(run_state *r, const qc_plan *plan, const qc_run_options *opts)
 {
     memset(r, 0, sizeof *r);
+    pthread_mutex_init(&r->report_lock, NULL);
     r->plan = plan;
     r->topo = qct_topology_open();
     r->bind = opts ? opts->bind : QC_BIND_PIN;
     r->threads = opts && opts->threads > 0 ? opts->threads : qct_topology_slots(r->topo, r->bind);
-    r->threads = qct_threads_available(r->threads);   /* libgomp would exit(1) */
     r->unit_count = qc_plan_unit_count(plan);
-    r->sums = aligned_alloc(64, sizeof(qct_thread_sum) * (size_t)r->threads);
     r->todo = malloc(sizeof *r->todo * (r->unit_count ? r->unit_count : 1));
-    if (!r->sums || !r->todo) {
+    if (!r->todo) {
         run_close(r);
         return QC_ENOMEM;
     }
-    memset(r->sums, 0, sizeof(qct_thread_sum) * (size_t)r->threads);
     r->ran = r->threads;
     double start = qct_now_seconds();
     r->units = (long)qct_units_to_do(opts, r->unit_count, r->todo, &r->known, &r->resumed);
@@ -103,32 +102,37 @@ static void count_unit(run_state *r, size_t unit, qct_thread_sum *mine)
         return;
     qct_thread_sum_add(mine, &t);
     if (r->report) {
-        #pragma omp critical(qct_unit_done)
-        {
-            qct_report_unit(&r->rep, unit, &t);
-            qct_report_progress(&r->rep);
-        }
+        pthread_mutex_lock(&r->report_lock);
+        qct_report_unit(&r->rep, unit, &t);
+        qct_report_progress(&r->rep);
+        pthread_mutex_unlock(&r->report_lock);
     }
+}
+
+/* One member of the team: units from the shared counter until none is
+ * left or the run stops. */
+static void count_member(void *ctx, int me, int team)
+{
+    run_state *r = ctx;
+    qct_topology_bind_thread(r->topo, me, team, r->bind);
+    qct_thread_sum mine = {0};
+    for (;;) {
+        long i = __atomic_fetch_add(&r->next, 1, __ATOMIC_RELAXED);
+        if (i >= r->units || stopping(r))
+            break;
+        count_unit(r, r->todo[i], &mine);
+    }
+    pthread_mutex_lock(&r->report_lock);
+    r->sum.solutions += mine.solutions;
+    r->sum.placements += mine.placements;
+    r->sum.units += mine.units;
+    pthread_mutex_unlock(&r->report_lock);
 }
 
 static void count_all(run_state *r)
 {
-    #pragma omp parallel num_threads(r->threads)
-    {
-        int me = omp_get_thread_num();
-        int team = omp_get_num_threads();
-        #pragma omp single nowait
-        r->ran = team;
-        qct_topology_bind_thread(r->topo, me, team, r->bind);
-        qct_thread_sum mine = {0};
-        #pragma omp for schedule(dynamic, 1) nowait
-        for (long i = 0; i < r->units; i++) {
-            if (!stopping(r))
-                count_unit(r, r->todo[i], &mine);
-        }
-        r->sums[me] = mine;
-    }
-    qct_topology_unbind(r->topo);   /* the caller's thread was thread 0 */
+    r->ran = qct_team_run(r->threads, NULL, count_member, r);
+    qct_topology_unbind(r->topo);   /* the caller's thread was member 0 */
 }
 
 /* The known units and every thread's sums into *result; the run's code. */
@@ -141,11 +145,9 @@ static int sum_up(const run_state *r, qc_result *result)
     result->units = r->resumed;
     result->units_resumed = r->resumed;
     result->placements_resumed = r->known.placements;
-    for (int i = 0; i < r->threads; i++) {
-        result->total += r->sums[i].solutions;
-        result->placements += r->sums[i].placements;
-        result->units += r->sums[i].units;
-    }
+    result->total += r->sum.solutions;
+    result->placements += r->sum.placements;
+    result->units += r->sum.units;
     result->threads = r->ran;
     if (r->rep.hook_failed)
         return QC_EHOOK;
@@ -156,7 +158,9 @@ static int sum_up(const run_state *r, qc_result *result)
 
 int qc_run(const qc_plan *plan, const qc_run_options *opts, qc_result *result)
 {
-    if (!plan || !result || (opts && opts->threads < 0))
+    if (!plan || !result
+        || (opts && (opts->threads < 0 || opts->threads > QC_THREADS_MAX
+                     || (opts->bind & ~(QC_BIND_PIN | QC_BIND_SMT)))))
         return QC_EINVAL;
     memset(result, 0, sizeof *result);   /* an error before counting: nothing counted */
     run_state r;

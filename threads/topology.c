@@ -175,6 +175,8 @@ int qc_topology_cores(void)
 
 int qc_topology_cpus(int threads, int bind, char *buf, size_t len)
 {
+    if (threads < 0 || (bind & ~(QC_BIND_PIN | QC_BIND_SMT)) || (!buf && len > 0))
+        return -QC_EINVAL;
     qct_topology *t = qct_topology_open();
     if (threads <= 0)
         threads = qct_topology_slots(t, bind);

@@ -4,9 +4,11 @@
  * the result and nothing else; stderr gets diagnostics; bad input exits 2.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "context.h"
 #include "ledger_commands.h"
@@ -24,8 +26,6 @@
 
 static int fail(const char *msg)
 {
-    if (qct_mpi_launcher_rank() > 0)
-        return 2;   /* under mpirun every rank sees the same input: rank 0 says it */
     qc_print_error(msg);
     return 2;
 }
@@ -58,8 +58,32 @@ static int select_isa(char *err, size_t size)
     return rc;
 }
 
+/* [standard fds] Fds 0, 1 and 2 open before qcount opens anything, so that
+ * no file of its own (a ledger, an SVG, a temporary) is ever given one of
+ * their numbers and then written to as stdout or stderr.  A closed one gets
+ * /dev/null in the direction it is not used (stdin write-only, stdout and
+ * stderr read-only): it stays as useless as closed, a read or write on it
+ * failing with EBADF as before.  Returns 0, or -1 when /dev/null cannot be
+ * opened (nothing can be said then: stderr may be the closed one). */
+static int open_standard_fds(void)
+{
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+            continue;
+        int got = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+        if (got != fd) {   /* the lowest free number: fd, or a failure */
+            if (got >= 0)
+                close(got);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (open_standard_fds() != 0)
+        return 2;
 #ifdef QC_TEST_FAULTS
     /* the tests' qcount_fault only: the K-th unit of this process fails;
      * --check compares with the counts of QCOUNT_TEST_KNOWN */
@@ -73,12 +97,30 @@ int main(int argc, char **argv)
         return qct_mpi_launcher_rank() > 0 ? 0 : qc_ledger_command(argc - 1, argv + 1);   /* ledgers/ */
     qc_options opts;
     char err[256];
-    if (qc_options_parse(argc, argv, &opts, err, sizeof err) != 0)
+    int refused = qc_options_parse(argc, argv, &opts, err, sizeof err) != 0;
+    if (!refused && opts.action != QC_ACTION_HELP)   /* --help whatever the environment holds */
+        refused = select_isa(err, sizeof err) != 0;
+    /* [join timeout] every rank of a job of several joins it, whatever it
+     * was asked, so that none is left waiting for another: count/mpi_load.c;
+     * a job of one rank joins only to count */
+    const int launched = qct_mpi_launcher_rank() >= 0;
+    if (launched && !refused && opts.action == QC_ACTION_COUNT && opts.range) {
+        snprintf(err, sizeof err, "a range of board sizes is counted by one process: give mpirun one N");
+        refused = 1;
+    }
+    if (launched && !refused && opts.action == QC_ACTION_COUNT && opts.parts) {
+        snprintf(err, sizeof err, "--part counts in one process, not across an MPI job: start each "
+                 "part on its own (QCOUNT_MPI=0 under a launcher)");
+        refused = 1;
+    }
+    if (qct_mpi_launcher_size() > 1 || (launched && !refused && opts.action == QC_ACTION_COUNT)) {
+        int status = qc_mpi_load_main(&opts, refused ? err : NULL, &argc, &argv);
+        if (status != QC_MPI_RUN_HERE)
+            return status;
+        refused = 0;   /* rank 0, every rank agreeing: the mode runs here alone */
+    }
+    if (refused)
         return fail(err);
-    if (select_isa(err, sizeof err) != 0)
-        return fail(err);
-    if (opts.action != QC_ACTION_COUNT && qct_mpi_launcher_rank() > 0)
-        return 0;
     if (opts.action == QC_ACTION_HELP) {
         fputs(qc_usage_text, stdout);
         return end_stdout();
@@ -89,15 +131,6 @@ int main(int argc, char **argv)
     }
     if (opts.action == QC_ACTION_LIST || opts.action == QC_ACTION_SOLVE || opts.action == QC_ACTION_VERIFY)
         return qc_mode_main(&opts);   /* modes/ */
-
-    if (qct_mpi_launcher_rank() >= 0) {
-        if (opts.range)
-            return fail("a range of board sizes is counted by one process: give mpirun one N");
-        if (opts.parts)
-            return fail("--part counts in one process, not across an MPI job: start each part "
-                        "on its own (QCOUNT_MPI=0 under a launcher)");
-        return qc_mpi_load_main(&opts, &argc, &argv);   /* count/mpi_load.c */
-    }
 
     qc_longrun_catch_signals(NULL, NULL);   /* before the plans: a ^C now is a clean stop */
     return qc_range_count(&opts);   /* count/range.c */

@@ -11,6 +11,14 @@
  * (qc_run_*) schedules those units over cores and sums their tallies.  The
  * CLI and the benchmarks use only the public headers; tests of the engines'
  * building blocks link the internal target qcount_core_internal instead.
+ *
+ * Arguments: every function checks its pointers and ranges before it uses
+ * them.  A NULL pointer where one is needed, N out of QC_N_MIN..QC_N_MAX,
+ * an unknown engine or a unit past the plan's gives QC_EINVAL, with any
+ * output zeroed or NULL (the accessors of a NULL plan return 0, and
+ * QC_ENGINE_COUNT_ for its engine; each function says its own).  What no
+ * check can see stays the caller's to keep: a plan not yet freed, a buffer
+ * of the size asked for.
  */
 #ifndef QCOUNT_H
 #define QCOUNT_H
@@ -31,7 +39,8 @@ extern "C" {
 
 typedef unsigned __int128 qc_u128;
 
-/* Writes v in decimal into buf (at least 40 bytes); returns buf. */
+/* Writes v in decimal into buf (at least 40 bytes); returns buf (NULL when
+ * buf is NULL). */
 char *qc_u128_format(qc_u128 v, char *buf);
 
 /* Error codes returned by the API (0 is success). */
@@ -76,10 +85,11 @@ typedef enum qc_engine_id {
 
 /* The engine's short name ("halving", ...); NULL for an unknown id. */
 const char *qc_engine_name(qc_engine_id engine);
-/* Looks a name up; returns QC_OK and sets *out, or QC_EINVAL. */
+/* Looks a name up; returns QC_OK and sets *out, or QC_EINVAL (an unknown
+ * or NULL name, out NULL). */
 int qc_engine_lookup(const char *name, qc_engine_id *out);
 /* The engine used for an n-board when none is asked for: the fastest one
- * measured at that size (join from N=14, eightfold below). */
+ * measured at that size (join from N=14, eightfold below; any n). */
 qc_engine_id qc_engine_default(int n);
 
 /* What counting one work unit found.  solutions is already multiplied by
@@ -95,6 +105,9 @@ typedef struct qc_tally {
  * gives the same units: a ledger or a remote rank may name them by index. */
 typedef struct qc_plan qc_plan;
 
+/* Returns QC_OK with *out set; QC_EINVAL (out NULL, n or engine out of
+ * range; *out NULL when out is not) or QC_ENOMEM.  qc_plan_free(NULL)
+ * does nothing; the accessors below return 0 for a NULL plan. */
 int qc_plan_create(qc_plan **out, int n, qc_engine_id engine);
 void qc_plan_free(qc_plan *plan);
 int qc_plan_n(const qc_plan *plan);
@@ -106,12 +119,13 @@ uint64_t qc_plan_fingerprint(const qc_plan *plan);
 /* Counts unit `unit` (< qc_plan_unit_count) from scratch into *out.  Pure:
  * safe to call from many threads at once on the same plan.  Returns QC_OK;
  * QC_ENOMEM when the unit's working memory could not be allocated;
- * QC_EINVAL when unit is out of range.  On an error *out is zero and the
- * unit is not counted: it must not join a total nor be recorded as done. */
+ * QC_EINVAL when unit is out of range or plan or out is NULL.  On an error
+ * *out (when not NULL) is zero and the unit is not counted: it must not
+ * join a total nor be recorded as done. */
 /* An estimate of the work in unit `unit`, relative to the plan's other
  * units (only ratios mean anything): for the progress line's share done
  * and time left.  1 for every unit of an engine that does not estimate;
- * 0 for a unit out of range. */
+ * 0 for a unit out of range or a NULL plan. */
 double qc_plan_unit_cost(const qc_plan *plan, size_t unit);
 int qc_plan_count_unit(const qc_plan *plan, size_t unit, qc_tally *out);
 /* The same, watching *stop (NULL: never stops): when *stop turns nonzero
@@ -135,12 +149,13 @@ int qc_plan_recount_unit(const qc_plan *plan, size_t unit, qc_tally *out, const 
 
 /* Counts the solutions unchanged by a quarter turn (*r90) and by a half
  * turn (*r180) with two small searches; adds the queens they place to
- * *placements when it is not NULL.  Returns QC_OK or QC_EINVAL. */
+ * *placements when it is not NULL.  Returns QC_OK, or QC_EINVAL for n out
+ * of range or r90 or r180 NULL. */
 int qc_symmetric_counts(int n, qc_u128 *r90, qc_u128 *r180, uint64_t *placements);
 /* Solutions distinct under rotation and reflection (OEIS A002562), by
  * Burnside's lemma: (total + 2*r90 + r180) / 8 for n > 1 (a solution is
  * never fixed by a reflection, and a quarter turn fixes it exactly when the
- * other quarter turn does). */
+ * other quarter turn does).  0 for n out of range. */
 qc_u128 qc_fundamental_count(int n, qc_u128 total, qc_u128 r90, qc_u128 r180);
 
 /* ---- runs over threads (threads/) ---------------------------------- */
@@ -159,8 +174,12 @@ typedef struct qc_progress {
     double seconds;       /* since the run started                         */
 } qc_progress;
 
+/* The most threads a run takes (qc_run_options.threads). */
+#define QC_THREADS_MAX 4096
+
 typedef struct qc_run_options {
-    int threads;          /* 0: one per slot (see QC_BIND_SMT below)       */
+    int threads;          /* 0: one per slot (see QC_BIND_SMT below); at
+                             most QC_THREADS_MAX                           */
     int bind;             /* QC_BIND_* flags, below                        */
     /* Resumable, stoppable runs: all optional, zero/NULL is off. */
     void *hook_ctx;       /* passed to the three hooks                     */
@@ -207,11 +226,15 @@ typedef struct qc_result {
 int qc_topology_cores(void);
 /* The CPUs a qc_run with these threads (0: the default) and bind flags
  * runs on, as a list of OS CPU numbers ("0-3,8") in buf; returns how many,
- * or 0 (buf "") when hwloc cannot tell. */
+ * or 0 (buf "") when hwloc cannot tell, or -QC_EINVAL for threads < 0,
+ * unknown bind flags or buf NULL with len > 0.  buf NULL with len 0: the
+ * count alone. */
 int qc_topology_cpus(int threads, int bind, char *buf, size_t len);
 
-/* Counts every unit of plan over opts->threads threads; fills *result.
- * Returns QC_OK, or QC_ESTOP / QC_EHOOK with *result covering the units
+/* Counts every unit of plan over opts->threads threads (opts NULL: the
+ * defaults); fills *result.  Returns QC_EINVAL (nothing counted) for plan
+ * or result NULL, threads < 0 or past QC_THREADS_MAX, or unknown bind
+ * flags; QC_OK, or QC_ESTOP / QC_EHOOK with *result covering the units
  * finished before the stop, or QC_ENOMEM when a unit ran out of memory
  * (qc_plan_count_unit): that unit is dropped, never passed to unit_done,
  * no unit starts after it, and *result covers the units finished (those

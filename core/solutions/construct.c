@@ -16,7 +16,7 @@
 
 int qc_construct(size_t n, uint32_t *cols)
 {
-    if (n == 0 || n == 2 || n == 3 || n > UINT32_MAX)
+    if (!cols || n == 0 || n == 2 || n == 3 || n > UINT32_MAX)
         return QC_EINVAL;
     size_t r = 0;
     /* put(c): the next row's queen on 1-based column c */

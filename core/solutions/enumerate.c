@@ -27,6 +27,8 @@ struct qc_enum {
 
 int qc_enum_create(qc_enum **out, int n)
 {
+    if (!out)
+        return QC_EINVAL;
     *out = NULL;
     if (n < QC_N_MIN || n > QC_N_MAX)
         return QC_EINVAL;
@@ -42,7 +44,7 @@ int qc_enum_create(qc_enum **out, int n)
 
 int qc_enum_next(qc_enum *it, uint32_t *cols)
 {
-    if (it->done)
+    if (!it || !cols || it->done)
         return 0;
     int d = it->depth;
     for (;;) {
@@ -74,7 +76,7 @@ int qc_enum_next(qc_enum *it, uint32_t *cols)
 
 uint64_t qc_enum_placements(const qc_enum *it)
 {
-    return it->placed;
+    return it ? it->placed : 0;
 }
 
 void qc_enum_free(qc_enum *it)

@@ -158,7 +158,7 @@ static void mc_greedy_start(mc_board *b, mc_rng *g)
 int qc_minconflicts(size_t n, uint64_t seed, uint32_t *cols, qc_minconflicts_stats *stats)
 {
     qc_minconflicts_stats st = {0, 0, 0};
-    if (n == 0 || n == 2 || n == 3 || n > (size_t)1 << 31)
+    if (!cols || n == 0 || n == 2 || n == 3 || n > (size_t)1 << 31)
         return QC_EINVAL;
     mc_board b = {.n = n, .q = cols};
     b.anti = malloc((2 * n - 1) * sizeof *b.anti);

@@ -15,19 +15,31 @@
 #include "dihedral.h"
 #include "qcount_solutions.h"
 
-void qc_solution_transform(size_t n, const uint32_t *cols, int symmetry, uint32_t *out)
+int qc_solution_transform(size_t n, const uint32_t *cols, int symmetry, uint32_t *out)
 {
+    if (!cols || !out || cols == out || symmetry < 0 || symmetry >= QC_SYMMETRIES
+        || n > QC_COLUMNS_MAX)
+        return QC_EINVAL;
+    for (size_t r = 0; r < n; r++)          /* an image row past out's end */
+        if (cols[r] >= n)
+            return QC_EINVAL;
     for (size_t r = 0; r < n; r++) {        /* each queen to its image */
         size_t row = r, col = cols[r];
         qc_dihedral_square(symmetry, n, &row, &col);
         out[row] = (uint32_t)col;
     }
+    return QC_OK;
 }
 
 int qc_solution_canonical(size_t n, const uint32_t *cols, uint32_t *out)
 {
     uint32_t image[QC_N_MAX];
     int fixed = 0;                          /* symmetries mapping cols to itself */
+    if (!cols || !out || n < QC_N_MIN || n > QC_N_MAX)
+        return -QC_EINVAL;
+    for (size_t r = 0; r < n; r++)
+        if (cols[r] >= n)
+            return -QC_EINVAL;
     memcpy(out, cols, n * sizeof *out);
     for (int s = 0; s < QC_SYMMETRIES; s++) {
         qc_solution_transform(n, cols, s, image);
@@ -52,6 +64,8 @@ static inline int bit_test_set(uint64_t *bits, size_t i)
 
 int qc_solution_verify(size_t n, const uint32_t *cols, qc_attack *first)
 {
+    if (!first || (!cols && n > 0) || n > QC_COLUMNS_MAX)
+        return QC_EINVAL;   /* past QC_COLUMNS_MAX some column would not fit */
     first->row_a = first->row_b = 0;
     first->line = QC_LINE_NONE;
     for (size_t r = 0; r < n; r++)

@@ -33,8 +33,9 @@ int main(int argc, char **argv)
             continue;
         for (int a = 5; a < argc; a++) {
             int threads = atoi(argv[a]);
-            if (threads == 0)   /* more threads than units */
-                threads = (int)qc_plan_unit_count(plan) + 3;
+            if (threads == 0)   /* more threads than units, as far as a run takes */
+                threads = qc_plan_unit_count(plan) + 3 < QC_THREADS_MAX
+                          ? (int)qc_plan_unit_count(plan) + 3 : QC_THREADS_MAX;
             qc_run_options opts = {.threads = threads, .bind = 1};
             qc_result r;
             int rc = qc_run(plan, &opts, &r);

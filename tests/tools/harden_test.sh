@@ -7,6 +7,10 @@
 #   CASE: options (every option fed =values, control bytes, long words)
 #         | input (escaping, endless --verify input, launcher variables,
 #           write errors and closed pipes, a ^C at once, stale temporaries)
+#         | combos (every combination the man page calls an error, refused
+#           with one line; the harmless ones accepted; words that mislead)
+#         | streams (closed stdin, stdout or stderr: never one of qcount's
+#           files; an SVG not written whole is not left behind)
 #         | limits (ulimit -v: out of memory, threads that cannot start;
 #           not in the sanitizer builds, whose shadow memory needs more)
 set -u
@@ -130,6 +134,132 @@ input)
         echo "harden_test: not root, the full-disk SVG case skipped"
     fi
     ;;
+combos)
+    # ---- options of a count given to another mode: one line, status 2,
+    # nothing made (no ledger, no output) ----
+    while IFS='|' read -r pattern args; do
+        rm -f L; run $args
+        one_clean_line 2 "$pattern" "qcount $args"
+        [ ! -e L ] && [ ! -s "$tmp/out" ] && ok || bad "qcount $args: made L or wrote stdout"
+    done <<'EOF'
+--checkpoint applies to counting, not to --list$|8 --list --checkpoint L
+--checkpoint applies to counting, not to --svg$|8 --svg x.svg --checkpoint L
+--checkpoint applies to counting, not to --solve$|--solve 8 --checkpoint L
+--checkpoint applies to counting, not to --verify$|--verify --checkpoint L 2 4 1 3
+--checkpoint applies to counting, not to --verify$|--checkpoint=L --verify
+--stats applies to counting, not to --solve$|--stats --solve 8
+--stats applies to counting, not to --list$|-s 8 --list
+--stats applies to counting, not to --verify$|--verify -s 1
+--progress applies to counting, not to --list$|8 --list --progress
+--progress applies to counting, not to --solve$|--progress --solve 8
+--progress applies to counting, not to --verify$|--quiet --progress --verify 1
+--threads applies to counting, not to --list$|-t 2 8 --list
+--json applies to counting, not to --solve$|--json --solve 8
+--engine applies to counting, not to --verify$|-e join --verify 1
+--check applies to counting, not to --svg$|-c 8 --svg x.svg
+--smt applies to counting, not to --list$|--smt 8 --list
+--no-bind applies to counting, not to --solve$|--no-bind --solve 8
+--seed needs --random|--solve 8 --seed 3
+--seed needs --solve$|8 --seed 3
+--random needs --solve$|8 --random
+--unique applies to counting and --list, not to --solve$|-u --solve 8
+--list and --solve cannot be used together$|8 --list --solve
+--svg and --verify cannot be used together$|--svg x.svg --verify
+--limit needs --list or --svg$|8 --limit 3
+--format needs --list$|8 --format board
+--format=bfile applies to counting, not to --list$|8 --list --format bfile
+--json and --format=bfile cannot be used together$|--json --format bfile 8
+--checkpoint takes one board size N, not the range '4-6'$|--checkpoint L 4-6
+EOF
+    [ ! -e x.svg ] && ok || bad "a refused --svg made x.svg"
+    # ---- harmless redundancy, accepted: --progress and --quiet, the last wins ----
+    run 8 --list --quiet --limit 1
+    [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = "1 5 8 6 3 7 2 4" ] && ok || bad "--list --quiet: rc=$rc"
+    run --quiet --solve 8 --progress --quiet
+    [ $rc -eq 0 ] && [ -s "$tmp/out" ] && ok || bad "--progress --quiet with --solve: rc=$rc $(cat "$tmp/err")"
+    run 12 --quiet --progress
+    [ $rc -eq 0 ] && grep -q 'units' "$tmp/err" && ok || bad "--quiet --progress: the last (--progress) must win"
+    run 12 --progress --quiet
+    [ $rc -eq 0 ] && [ ! -s "$tmp/err" ] && ok || bad "--progress --quiet: the last (--quiet) must win"
+    # ---- words that must not mislead ----
+    run -u-8;   one_clean_line 2 "unknown option '-' in '-u-8' \\(see --help\\)$" "-u-8"
+    run -u- 8;  one_clean_line 2 "unknown option '-' in '-u-'" "-u- 8"
+    run - 8;    one_clean_line 2 "invalid board size '-'" "- 8 (the '-' is at fault)"
+    run x 8;    one_clean_line 2 "invalid board size 'x'" "x 8"
+    run 8 9;    one_clean_line 2 "unexpected argument '9'" "8 9"
+    QCOUNT_ISA=garbage timeout 20 "$qcount" --help >"$tmp/out" 2>"$tmp/err"; rc=$?
+    [ $rc -eq 0 ] && grep -q '^Usage: qcount' "$tmp/out" && ok || bad "QCOUNT_ISA=garbage --help: rc=$rc"
+    QCOUNT_ISA=garbage timeout 20 "$qcount" 8 >"$tmp/out" 2>"$tmp/err"; rc=$?
+    one_clean_line 2 "QCOUNT_ISA=garbage: unknown level" "QCOUNT_ISA=garbage qcount 8"
+    # ---- OpenMP variables qcount cannot take: its own line, never libgomp's ----
+    while IFS='|' read -r var value; do
+        env "$var=$value" timeout 20 "$qcount" 8 >"$tmp/out" 2>"$tmp/err" </dev/null; rc=$?
+        one_clean_line 2 "invalid $var '" "$var='$value' qcount 8"
+        # other modes do not use them: said nothing, by libgomp either
+        env "$var=$value" timeout 20 "$qcount" --solve 8 >"$tmp/out" 2>"$tmp/err" </dev/null; rc=$?
+        [ $rc -eq 0 ] && [ ! -s "$tmp/err" ] && ok || bad "$var='$value' qcount --solve 8: rc=$rc err='$(cat "$tmp/err")'"
+    done <<'EOF'
+OMP_PROC_BIND|bogus
+OMP_PROC_BIND|close,,spread
+OMP_PROC_BIND|true,close
+OMP_WAIT_POLICY|sometimes
+OMP_STACKSIZE|12Q
+OMP_STACKSIZE|0
+OMP_STACKSIZE|99999999999999999999G
+OMP_NUM_THREADS|-3
+EOF
+    for v in "OMP_PROC_BIND=spread, close" OMP_PROC_BIND=TRUE OMP_WAIT_POLICY=Passive \
+             "OMP_STACKSIZE= 4 M " OMP_STACKSIZE=65536 OMP_PROC_BIND= OMP_STACKSIZE=; do
+        env "$v" timeout 20 "$qcount" 8 >"$tmp/out" 2>"$tmp/err" </dev/null; rc=$?
+        [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = 92 ] && [ ! -s "$tmp/err" ] && ok \
+            || bad "$v qcount 8: rc=$rc err='$(cat "$tmp/err")'"
+    done
+    OMP_NUM_THREADS=x timeout 20 "$qcount" 8 -t 2 >"$tmp/out" 2>"$tmp/err" </dev/null; rc=$?
+    [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = 92 ] && [ ! -s "$tmp/err" ] && ok || bad "OMP_NUM_THREADS=x with -t 2: rc=$rc"
+    ln -s /nonexistent/ledger dangling; run 8 --checkpoint dangling
+    one_clean_line 2 "ledger 'dangling': a symbolic link to a missing file" "a dangling link as the ledger"
+    [ -L dangling ] && [ ! -e /nonexistent/ledger ] && ok || bad "the dangling ledger link was changed"
+    ;;
+streams)
+    # ---- a closed stderr: the ledger never becomes fd 2 ----
+    is_ledger() { [ "$(head -c 8 "$1")" = QCLEDGER ]; }
+    rm -f L; "$qcount" 12 --checkpoint L --progress 2>&- >"$tmp/out"; rc=$?
+    [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = 14200 ] && is_ledger L && ok \
+        || bad "12 --checkpoint L --progress 2>&-: rc=$rc out='$(cat "$tmp/out")' L starts '$(head -c 20 L | od -c | head -1)'"
+    run 12 --checkpoint L
+    [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = 14200 ] && [ ! -s "$tmp/err" ] && ok \
+        || bad "the ledger of a run with stderr closed, read back: rc=$rc err='$(cat "$tmp/err")'"
+    rm -f L; OMP_THREAD_LIMIT=1 "$qcount" 12 -t 4 --checkpoint L 2>&- >"$tmp/out"; rc=$?
+    [ $rc -eq 0 ] && is_ledger L && ok || bad "the thread warning with stderr closed landed in the ledger (rc=$rc)"
+    # stopped half-way with stderr closed: the rerun resumes the same ledger
+    rm -f L; "$qcount" 15 -e halving -t 1 --checkpoint L --progress 2>&- >/dev/null & pid=$!
+    sleep 0.5; kill -KILL $pid 2>/dev/null; wait $pid 2>/dev/null
+    run 15 -e halving --checkpoint L
+    [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = 2279184 ] && ok \
+        || bad "a killed run with stderr closed, resumed: rc=$rc err='$(cat "$tmp/err")'"
+    # ---- a closed stdout: the SVG's temporary never becomes fd 1 ----
+    "$qcount" 8 --svg - --limit 1 >&- 2>"$tmp/err"; rc=$?
+    one_clean_line 2 "cannot write to stdout: Bad file descriptor" "--svg - --limit 1 >&-"
+    [ ! -e "standard output" ] && ok || bad "--svg - >&- made a file 'standard output'"
+    rm -f x.svg; "$qcount" 8 --list --limit 3 --svg x.svg >&- 2>"$tmp/err"; rc=$?
+    one_clean_line 2 "cannot write to stdout: Bad file descriptor" "--list --svg x.svg >&-"
+    [ ! -e x.svg ] && ok || bad "--list --svg x.svg >&- left x.svg: $(head -c 80 x.svg)"
+    # an SVG already there is kept when the new one fails
+    echo old >x.svg; "$qcount" 8 --list --svg x.svg >&- 2>/dev/null
+    [ "$(cat x.svg)" = old ] && [ "$(echo x.svg*)" = x.svg ] && ok || bad "a failed --svg replaced x.svg: $(echo x.svg*)"
+    # through a symbolic link (to a file still missing): the file it names
+    ln -s pic.svg link.svg; run 6 --svg link.svg
+    [ $rc -eq 0 ] && [ -L link.svg ] && grep -q '</svg>' pic.svg && [ -z "$(ls | grep '\.new-')" ] && ok \
+        || bad "--svg through a link: rc=$rc $(ls -l)"
+    # ---- a closed stdin: --verify says so; a count does not care ----
+    "$qcount" --verify <&- >"$tmp/out" 2>"$tmp/err"; rc=$?
+    one_clean_line 2 "cannot read stdin: Bad file descriptor" "--verify <&-"
+    "$qcount" 10 <&- >"$tmp/out" 2>"$tmp/err"; rc=$?
+    [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = 724 ] && ok || bad "qcount 10 <&-: rc=$rc"
+    # all three closed: nothing to say, the ledger still whole
+    rm -f L; "$qcount" 11 --checkpoint L --progress <&- >&- 2>&-; rc=$?
+    [ $rc -eq 2 ] && is_ledger L && ok || bad "all closed: rc=$rc (want 2: stdout unwritable)"
+    ;;
 limits)
     # out of memory for the books or a unit: 0..units counted, never garbage
     for i in 1 2 3 4 5 6; do
@@ -149,6 +279,28 @@ limits)
                 # the note on fewer threads, then the error
                 sed -i '/^qcount: the system let only [0-9]* of the 8 threads start; counted on [0-9]*$/d' "$tmp/err"
                 one_clean_line 2 "out of memory" "ulimit -v $lim qcount 16 $t"
+            fi
+        done
+    done
+    # ten at once, each short of room for its threads: each counts on the
+    # threads that started (qcount's note) or stops with one line, never
+    # with libgomp's message and status 1
+    for round in 1 2; do
+        pids=()
+        for i in 0 1 2 3 4 5 6 7 8 9; do
+            (ulimit -v $((30000 + 3000 * i)); exec "$qcount" 10 -t 4096) >"$tmp/out$i" 2>"$tmp/err$i" &
+            pids[i]=$!
+        done
+        for i in 0 1 2 3 4 5 6 7 8 9; do
+            wait "${pids[i]}"; rc=$?
+            cp "$tmp/err$i" "$tmp/err"
+            if grep -q libgomp "$tmp/err"; then bad "ten at once, -t 4096: libgomp spoke: $(cat "$tmp/err")"
+            elif [ $rc -eq 0 ] && [ "$(cat "$tmp/out$i")" = 724 ]; then
+                grep -qv "^qcount: the system let only [0-9]* of the 4096 threads start; counted on [0-9]*$" "$tmp/err" \
+                    && bad "ten at once, -t 4096: $(cat "$tmp/err")" || ok
+            else
+                sed -i '/^qcount: the system let only [0-9]* of the 4096 threads start; counted on [0-9]*$/d' "$tmp/err"
+                one_clean_line 2 "out of memory" "ten at once: ulimit -v $((30000 + 3000 * i)) qcount 10 -t 4096"
             fi
         done
     done

@@ -6,7 +6,8 @@
 # run killed mid-way and resumed on another number of ranks, and units
 # that run out of memory on a worker or on rank 0.
 #   Usage: mpi_test.sh MPIEXEC QCOUNT KNOWN_TSV CASE
-#   CASE: counts | refuse | big (N=17 on 3 ranks) | resume
+#   CASE: counts | refuse | join (ranks that differ or never join)
+#         | big (N=17 on 3 ranks) | resume
 #         | fail (QCOUNT: the qcount_fault test build, see fault_test.sh)
 #         | stall (a worker stopped with SIGSTOP holds back only its units)
 #         | stop (SIGINT/SIGTERM to tools/scripts/qcount-mpirun, SIGUSR1/2
@@ -28,6 +29,8 @@ export OMPI_MCA_plm=isolated OMPI_MCA_rmaps_base_oversubscribe=1
 export OMPI_MCA_hwloc_base_binding_policy=none
 export OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
 . "$(dirname "$0")/test_lib.sh"
+case $qcount in /*) ;; *) qcount=$PWD/$qcount ;; esac
+command -v "$mpiexec" >/dev/null || { echo "mpi_test: no $mpiexec, skipped"; exit 77; }
 
 # expect_mpi NP N [ARGS...]: rank 0 alone prints the known total on stdout,
 # and stderr holds the report: a summary line and one line per rank.
@@ -69,7 +72,7 @@ refuse)
     timeout 60 "$mpiexec" -np 1 "$qcount" 12 : -np 1 "$qcount" 13 >"$tmp/out" 2>"$tmp/err"
     rc=$?
     if [ $rc -ne 0 ] && [ ! -s "$tmp/out" ] && [ "$(grep -c '^qcount: ' "$tmp/err")" -eq 1 ] \
-       && grep -q '^qcount: rank 1 has different work units' "$tmp/err"; then ok
+       && grep -q "^qcount: rank 1 was started as 'qcount --engine=eightfold 13'" "$tmp/err"; then ok
     else bad "mismatched plans -> rc=$rc out='$(cat "$tmp/out")' err='$(cat "$tmp/err")'"; fi
     # bad input under mpirun: exit 2 and one line, from rank 0 only
     timeout 60 "$mpiexec" -np 3 "$qcount" 0 >"$tmp/out" 2>"$tmp/err"
@@ -77,6 +80,72 @@ refuse)
     if [ $rc -ne 0 ] && [ ! -s "$tmp/out" ] && [ "$(grep -c '^qcount: ' "$tmp/err")" -eq 1 ] \
        && grep -q "^qcount: board size '0' out of range" "$tmp/err"; then ok
     else bad "bad N under mpirun -> rc=$rc out='$(cat "$tmp/out")' err='$(cat "$tmp/err")'"; fi
+    ;;
+join)
+    # [join timeout] every rank agrees on the mode and options before
+    # counting, or the job ends within seconds with one line from rank 0;
+    # a rank that never joins ends it at the timeout (3 s here)
+    export QCOUNT_MPI_TIMEOUT=3
+    cd "$tmp"
+    # one_line PATTERN WHAT: the last job failed fast, said one qcount line
+    # matching PATTERN, printed nothing, made no ledger
+    one_line() {
+        if [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ ! -s "$tmp/out" ] && [ ! -e b.l ] \
+           && [ "$(grep -c '^qcount: ' "$tmp/err")" -eq 1 ] && grep -qE "^qcount: $1" "$tmp/err"; then ok
+        else bad "$2: rc=$rc out='$(head -c 200 "$tmp/out")' err='$(grep qcount "$tmp/err" | head -5)'"; fi
+    }
+    mpmd() { timeout 30 "$mpiexec" -np 1 "$qcount" 12 -q : -np 1 "$qcount" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
+    # a rank 1 that does not count
+    while IFS='|' read -r args words; do
+        mpmd $args
+        one_line "rank 1 was started as 'qcount $words', rank 0 as 'qcount --engine=eightfold 12'" "rank 1: $args"
+    done <<'EOF'
+--solve 8|--solve 8
+--verify 1|--verify 1
+12 --list --limit 1|--list --limit=1 12
+--help|--help
+--version|--version
+12 --svg F|--svg=F 12
+12 --unique|--engine=eightfold --unique 12
+12 --checkpoint b.l|--engine=eightfold --checkpoint=b.l 12
+12 -e halving|--engine=halving 12
+EOF
+    [ ! -e F ] && ok || bad "a refused job drew F"
+    # a timeout qcount cannot take: refused on every rank, said once
+    QCOUNT_MPI_TIMEOUT=abc timeout 30 "$mpiexec" -np 2 "$qcount" 12 >"$tmp/out" 2>"$tmp/err"; rc=$?
+    one_line "invalid QCOUNT_MPI_TIMEOUT 'abc' \\(expected 1 to 3600 seconds\\)$" "QCOUNT_MPI_TIMEOUT=abc"
+    # words refused on one rank only: that rank's error, named
+    mpmd x
+    one_line "rank 1: invalid board size 'x'" "rank 1: x"
+    mpmd 12 --checkpoint
+    one_line "rank 1: option '--checkpoint' needs an argument" "rank 1: --checkpoint"
+    # ranks that never join: another program; one that exits at once, or
+    # counts alone (QCOUNT_MPI=0), which mpirun itself may notice first:
+    # the job ends fast, failed, with rank 0's line or none
+    for other in "sleep 60" true "env QCOUNT_MPI=0 $qcount 12"; do
+        start=$(date +%s)
+        timeout 30 "$mpiexec" -np 1 "$qcount" 12 : -np 1 $other >"$tmp/out" 2>"$tmp/err"; rc=$?
+        took=$(($(date +%s) - start))
+        lines=$(grep '^qcount: ' "$tmp/err")
+        if [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ $took -lt 20 ] && [ "$(grep -c '^qcount: ' "$tmp/err")" -le 1 ] \
+           && { [ -z "$lines" ] || echo "$lines" | grep -q "^qcount: rank 0: the MPI job did not start within 3 s"; }; then ok
+        else bad "rank 1 = $other: rc=$rc after $took s, err='$lines'"; fi
+    done
+    timeout 30 "$mpiexec" -np 1 "$qcount" 12 : -np 1 sleep 60 >"$tmp/out" 2>"$tmp/err"; rc=$?
+    one_line "rank 0: the MPI job did not start within 3 s" "rank 1 = sleep 60"
+    # ranks that do not agree with themselves stay agreed on what one does:
+    # rank 0 alone runs the mode, once
+    timeout 30 "$mpiexec" -np 2 "$qcount" --solve 8 >"$tmp/out" 2>"$tmp/err"; rc=$?
+    [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = "2 4 6 8 3 1 7 5" ] && ok \
+        || bad "mpirun -np 2 qcount --solve 8: rc=$rc out='$(cat "$tmp/out")' err='$(cat "$tmp/err")'"
+    timeout 30 "$mpiexec" -np 2 "$qcount" --help >"$tmp/out" 2>"$tmp/err"; rc=$?
+    [ $rc -eq 0 ] && [ "$(grep -c '^Usage: qcount' "$tmp/out")" -eq 1 ] && ok || bad "mpirun -np 2 qcount --help: rc=$rc"
+    timeout 30 "$mpiexec" -np 2 "$qcount" 8 --list --limit 2 >"$tmp/out" 2>"$tmp/err"; rc=$?
+    [ $rc -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 2 ] && ok || bad "mpirun -np 2 qcount 8 --list: rc=$rc $(cat "$tmp/out")"
+    # and counting, the threads free to differ between ranks
+    timeout 60 "$mpiexec" -np 1 "$qcount" 12 -t 1 : -np 1 "$qcount" 12 -t 2 --quiet >"$tmp/out" 2>"$tmp/err"; rc=$?
+    [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = "$(known_total 12)" ] && ok \
+        || bad "ranks on different thread counts: rc=$rc out='$(cat "$tmp/out")' err='$(cat "$tmp/err")'"
     ;;
 big)
     expect_mpi 3 17

@@ -2,7 +2,7 @@
 /*
  * mpi_run.h — counting one plan across the ranks of an MPI job.
  *
- * Hybrid: one rank per machine (or NUMA node), OpenMP threads inside each
+ * Hybrid: one rank per machine (or NUMA node), a team of threads inside each
  * rank.  Rank 0 owns the list of units still to count and hands them out on
  * request (pull-based: a slow or busy machine simply asks less often); every
  * rank, rank 0 included, counts with its own threads and sends each unit's
@@ -24,7 +24,7 @@
  * around it, or -1 (unset, empty, not a number, too big). */
 static inline long qct_launcher_number(const char *name)
 {
-    const char *v = getenv(name);
+    const char *v = name ? getenv(name) : NULL;
     if (!v || !*v)
         return -1;
     long n = 0;
@@ -46,7 +46,7 @@ static inline long qct_launcher_number(const char *name)
  *   PMIx (srun --mpi=pmix)          PMIX_RANK, SLURM_STEP_NUM_TASKS
  * QCOUNT_MPI=0 in the environment forces -1: a plain count, e.g. from a
  * script that an MPI launcher started. */
-static inline int qct_mpi_launcher_rank(void)
+static inline int qct_mpi_launcher_job(long *size_out)
 {
     static const char *const vars[][2] = {
         {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
@@ -59,10 +59,25 @@ static inline int qct_mpi_launcher_rank(void)
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
         long rank = qct_launcher_number(vars[i][0]);
         long size = qct_launcher_number(vars[i][1]);
-        if (rank >= 0 && rank < size)
+        if (rank >= 0 && rank < size) {
+            if (size_out)
+                *size_out = size;
             return (int)rank;
+        }
     }
     return -1;
+}
+
+static inline int qct_mpi_launcher_rank(void)
+{
+    return qct_mpi_launcher_job(NULL);
+}
+
+/* The job's size beside qct_mpi_launcher_rank, or 0 when none. */
+static inline long qct_mpi_launcher_size(void)
+{
+    long size = 0;
+    return qct_mpi_launcher_job(&size) >= 0 ? size : 0;
 }
 
 #ifdef QC_HAVE_MPI
@@ -88,9 +103,28 @@ typedef struct qct_mpi_result {
     qct_mpi_rank_stats *per_rank;   /* [ranks] on rank 0, NULL elsewhere    */
 } qct_mpi_result;
 
+/* [join timeout] How long a rank waits for the others to start, in
+ * seconds: QCOUNT_MPI_TIMEOUT (1 to 3600), QCT_JOIN_TIMEOUT_DEFAULT when
+ * it is unset or empty, or -1 for any other value. */
+#define QCT_JOIN_TIMEOUT_DEFAULT 20.0
+double qct_mpi_join_timeout(void);
+
 /* MPI_Init_thread (FUNNELED: only the main thread talks to MPI).  Returns
- * QC_OK, or QC_EINVAL if MPI cannot give that much thread support. */
-int qct_mpi_init(int *argc, char ***argv);
+ * QC_OK, or QC_EINVAL if MPI cannot give that much thread support.  When
+ * MPI_Init has not returned after timeout seconds (rank 0; the others 5 s
+ * later), the process says so in one line and exits with status 2. */
+int qct_mpi_init(int *argc, char ***argv, double timeout);
+
+/* The longest summary qct_mpi_handshake compares, its NUL included. */
+#define QCT_SUMMARY_MAX 1024
+/* Collective, after qct_mpi_init: every rank sends rank 0 its summary (of
+ * its mode and options; "error: MESSAGE" for a command line it refused),
+ * and rank 0 waits for each no longer than timeout seconds.  Returns
+ * QC_OK on every rank when all summaries are the same.  Otherwise rank 0
+ * returns QC_EINVAL (QC_ENOMEM) with one line in err naming the first rank
+ * that differs (or its error, or the rank that never sent one), and must
+ * end the job (qct_mpi_abort); the other ranks wait for that. */
+int qct_mpi_handshake(const char *summary, double timeout, char *err, size_t errlen);
 int qct_mpi_rank(void);
 int qct_mpi_size(void);
 void qct_mpi_finalize(void);
@@ -112,8 +146,11 @@ void qct_mpi_abort(int status);
  * (err names the rank): then out->alone is set, the other ranks are left
  * waiting, and the caller must end the job (qct_mpi_abort).  (QC_ENOMEM
  * on every rank, without out->alone: a failure seen only as the count
- * ended.)  Fills *out (free it with qct_mpi_result_free); totals are
- * meaningful on rank 0. */
+ * ended.)  Fills *out (free it with qct_mpi_result_free, which takes
+ * NULL); totals are meaningful on rank 0.  err may be NULL (no message).
+ * Precondition, not checked: out is not NULL, on every rank, as a rank
+ * that returned at once would leave the others waiting in a collective
+ * call. */
 int qct_mpi_count(const qc_plan *plan, const qc_run_options *opts, const char *root_error,
                   qct_mpi_result *out, char *err, size_t errlen);
 void qct_mpi_result_free(qct_mpi_result *r);

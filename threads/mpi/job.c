@@ -3,7 +3,11 @@
  * job.c — the MPI job's lifetime: init, rank, size, the end, and the watch
  * on the launcher (see job.h).
  */
+#include <errno.h>
 #include <mpi.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "job.h"
@@ -24,11 +28,57 @@ int qct_mpi_orphaned(void)
     return orphaned;
 }
 
-int qct_mpi_init(int *argc, char ***argv)
+/* [join timeout] MPI_Init under a watchdog: a rank that never starts MPI
+ * holds the others inside it (Open MPI's start-up exchange), which no
+ * error reports.  Rank 0 says so at the timeout and exits, and the launcher
+ * ends the rest; the others wait QCT_JOIN_GRACE longer, to speak only when
+ * rank 0 is the one missing. */
+#define QCT_JOIN_GRACE 5.0
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t done_cond;
+    int done;
+    double seconds;
+} watch = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0};
+
+static void *watchdog(void *arg)
+{
+    (void)arg;
+    const int rank = qct_mpi_launcher_rank();
+    double wait = watch.seconds + (rank > 0 ? QCT_JOIN_GRACE : 0);
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += (time_t)wait;
+    pthread_mutex_lock(&watch.lock);
+    int rc = 0;
+    while (!watch.done && rc != ETIMEDOUT)
+        rc = pthread_cond_timedwait(&watch.done_cond, &watch.lock, &until);
+    int started = watch.done;
+    pthread_mutex_unlock(&watch.lock);
+    if (!started) {
+        fprintf(stderr, "qcount: rank %d: the MPI job did not start within %.0f s: a rank exited or "
+                        "never joined it (QCOUNT_MPI=0 on its host, another program?); run the "
+                        "same qcount command on every rank\n", rank, watch.seconds);
+        _exit(2);   /* the launcher ends the other ranks */
+    }
+    return NULL;
+}
+
+int qct_mpi_init(int *argc, char ***argv, double timeout)
 {
     launcher_pid = getppid();
+    watch.seconds = timeout;
+    pthread_t dog;
+    int dog_made = pthread_create(&dog, NULL, watchdog, NULL) == 0;
     int provided = MPI_THREAD_SINGLE;
-    if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
+    int rc = MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+    pthread_mutex_lock(&watch.lock);
+    watch.done = 1;
+    pthread_cond_signal(&watch.done_cond);
+    pthread_mutex_unlock(&watch.lock);
+    if (dog_made)
+        pthread_join(dog, NULL);
+    if (rc != MPI_SUCCESS)
         return QC_EINVAL;
     return provided >= MPI_THREAD_FUNNELED ? QC_OK : QC_EINVAL;
 }

@@ -75,41 +75,55 @@ static void open_cores(rank_cores *c, const qc_run_options *opts)
     int slots = qct_topology_slots(c->topo, c->bind);
     c->threads = opts && opts->threads > 0 ? opts->threads
                  : (slots / group > 0 ? slots / group : 1);
-    /* the messenger's thread too; with none to spare it counts itself */
+    /* the messenger's thread too; with none to spare it counts itself
+     * (the probe sizes the share; the team made may still be smaller) */
     c->threads = qct_threads_available(c->threads + 1) - 1;
     c->first_core = share * c->threads;
     c->team = group * c->threads;
 }
 
 /* The messenger on thread 0, counters on 1..threads, each with its own
- * ts[t].  Returns the counters OpenMP granted; sets *quit when rank 0's
- * messenger quit at once. */
+ * ts[t], on a team of this rank's own (spawn.h [team]). */
+typedef struct rank_team {
+    qct_rank *s;
+    qct_root *books;
+    const rank_cores *c;
+    int me, ranks;
+    qct_thread_sum *ts;
+    int quit;                 /* rank 0's messenger quit at once */
+} rank_team;
+
+/* Before any member runs: the counters that started, for the messengers. */
+static void team_ready(void *ctx, int team)
+{
+    rank_team *rt = ctx;
+    omp_set_lock(&rt->s->lock);
+    rt->s->counters_running = team - 1;
+    omp_unset_lock(&rt->s->lock);
+}
+
+static void team_member(void *ctx, int t, int team)
+{
+    rank_team *rt = ctx;
+    if (t == 0) {
+        if (rt->me != 0)
+            qct_worker_messenger(rt->s, team - 1, &rt->ts[0]);
+        else if (qct_root_messenger(rt->s, rt->books, rt->ranks, team - 1, &rt->ts[0]) != 0)
+            rt->quit = 1;
+    } else {
+        qct_topology_bind_thread(rt->c->topo, rt->c->first_core + t - 1, rt->c->team, rt->c->bind);
+        qct_rank_counter(rt->s, &rt->ts[t]);
+    }
+}
+
+/* Returns the counters that started (the system may let fewer start than
+ * asked for); sets *quit when rank 0's messenger quit at once. */
 static int run_threads(qct_rank *s, qct_root *books, const rank_cores *c, int me, int ranks,
                        qct_thread_sum *ts, int *quit)
 {
-    s->counters_running = c->threads;
-    int counters = c->threads;
-    #pragma omp parallel num_threads(c->threads + 1)
-    {
-        int t = omp_get_thread_num();
-        #pragma omp single
-        {
-            /* OpenMP may grant fewer threads than asked for */
-            counters = omp_get_num_threads() - 1;
-            omp_set_lock(&s->lock);
-            s->counters_running = counters;
-            omp_unset_lock(&s->lock);
-        }   /* implied barrier: every thread sees the final count */
-        if (t == 0) {
-            if (me != 0)
-                qct_worker_messenger(s, counters, &ts[0]);
-            else if (qct_root_messenger(s, books, ranks, counters, &ts[0]) != 0)
-                *quit = 1;
-        } else {
-            qct_topology_bind_thread(c->topo, c->first_core + t - 1, c->team, c->bind);
-            qct_rank_counter(s, &ts[t]);
-        }
-    }
+    rank_team rt = {s, books, c, me, ranks, ts, 0};
+    int counters = qct_team_run(c->threads + 1, team_ready, team_member, &rt) - 1;
+    *quit = rt.quit;
     return counters;
 }
 
@@ -245,6 +259,8 @@ int qct_mpi_count(const qc_plan *plan, const qc_run_options *opts, const char *r
                   qct_mpi_result *out, char *err, size_t errlen)
 {
     const int me = qct_mpi_rank(), ranks = qct_mpi_size();
+    if (!err)
+        errlen = 0;   /* no message wanted */
     memset(out, 0, sizeof *out);
     out->ranks = ranks;
     if (errlen)
@@ -272,6 +288,8 @@ int qct_mpi_count(const qc_plan *plan, const qc_run_options *opts, const char *r
 
 void qct_mpi_result_free(qct_mpi_result *r)
 {
+    if (!r)
+        return;
     free(r->per_rank);
     r->per_rank = NULL;
 }

@@ -3,7 +3,7 @@
  * rank.h — one rank's counting, the same on rank 0 and on the workers: its
  * queue of units, its outbox of tallies, and its counting threads.
  *
- * Inside a rank: OpenMP thread 0 is the messenger (root.c on rank 0,
+ * Inside a rank: thread 0 of its team (spawn.h) is the messenger (root.c on rank 0,
  * worker.c elsewhere), the only thread that calls MPI
  * (MPI_THREAD_FUNNELED); threads 1..T count, each pinned through hwloc to
  * its own core of the rank's share of the machine.  The messenger sleeps
@@ -50,7 +50,7 @@ void qct_rank_counter(qct_rank *s, qct_thread_sum *mine);
 /* Takes up to `max` queued units off the front (rank 0 handing out). */
 size_t qct_rank_take_units(qct_rank *s, size_t max, size_t *dst);
 
-/* OpenMP gave this rank no counting thread: its messenger counts the next
+/* The system let this rank no counting thread: its messenger counts the next
  * queued unit itself.  Returns 1 (progress made). */
 int qct_rank_count_here(qct_rank *s, qct_thread_sum *mine);
 

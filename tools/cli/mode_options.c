@@ -155,6 +155,8 @@ int qc_mode_finish(int argc, char **argv, int first, int unique, const char *cou
         FAIL("%s needs --svg", m->svg_per_row ? "--svg-per-row" : m->svg_square ? "--svg-square" : "--svg-colors");
     if (!m->solve && (m->random || m->seed_given))
         FAIL("%s needs --solve", m->random ? "--random" : "--seed");
+    if (m->seed_given && !m->random)
+        FAIL("--seed needs --random (the solution of --solve alone does not depend on it)");
     if (!listing && !m->solve && !m->verify)
         return QC_MODE_NONE;                        /* counting: N follows */
     if (count_only)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "options.h"
 #include "quote.h"
@@ -160,6 +161,12 @@ static int option_error(int c, char **argv, char *err, size_t errlen)
             FAIL("ambiguous option '%.*s' (see --help)", name_len, word);
         FAIL("unknown option '%.*s' (see --help)", name_len, word);
     }
+    if (optopt == '-') {   /* '-u-8': a '-' inside a word of short options */
+        const char *cluster = optind > 0 ? argv[optind - 1] : NULL;
+        if (argv[optind] && argv[optind][0] == '-' && strchr(argv[optind] + 1, '-'))
+            cluster = argv[optind];   /* the word is not finished: optind still on it */
+        FAIL("unknown option '-' in '%s' (see --help)", cluster ? cluster : "-");
+    }
     FAIL("unknown option '-%c' (see --help)", optopt);   /* escaped with the rest */
 }
 
@@ -188,7 +195,7 @@ static int take_option(int c, char **argv, qc_options *opts, char *err, size_t e
     long v;
     switch (c) {
     case 't':
-        if (qc_parse_int(optarg, 1, 4096, &v) != 0)
+        if (qc_parse_int(optarg, 1, QC_THREADS_MAX, &v) != 0)
             FAIL("invalid thread count '%s' (expected an integer from 1 to 4096)", optarg);
         opts->threads = (int)v;
         break;
@@ -224,9 +231,8 @@ static int take_option(int c, char **argv, qc_options *opts, char *err, size_t e
         if (parse_part(optarg, opts) != 0)
             FAIL("invalid part '%s' (expected K/M, 1 <= K <= M <= 1000000)", optarg);
         break;
-    case OPT_PROGRESS:
-        if (opts->progress != QC_PROGRESS_NEVER)
-            opts->progress = QC_PROGRESS_ALWAYS;
+    case OPT_PROGRESS:   /* --progress and --quiet: the last one given wins */
+        opts->progress = QC_PROGRESS_ALWAYS;
         break;
     case 'q':
         opts->progress = QC_PROGRESS_NEVER;
@@ -252,27 +258,113 @@ static int take_option(int c, char **argv, qc_options *opts, char *err, size_t e
  * earlier still, before any library's initialisers (glibc hands it the
  * environment), so a value qcount refuses is taken out of the environment
  * there, kept in omp_refused, and refused below with qcount's own line.
- * Where the hook does not run, the value is refused all the same. */
-static const char *omp_refused;   /* written before main, then only read */
+ * Where the hook does not run, the value is refused all the same.  The
+ * same for the other OpenMP variables libgomp reads as it loads and warns
+ * about: OMP_PROC_BIND, OMP_WAIT_POLICY (no effect on qcount's own
+ * threads) and OMP_STACKSIZE (their stack size, spawn.c). */
+
+/* s with spaces around it skipped: one of the words of list (a list of
+ * them, comma-separated, when several), case-insensitively. */
+static int omp_words(const char *s, const char *const *words, int several)
+{
+    for (;;) {
+        while (*s == ' ' || *s == '\t')
+            s++;
+        size_t k = 0;
+        for (const char *const *w = words; *w && !k; w++)
+            if (strncasecmp(s, *w, strlen(*w)) == 0)
+                k = strlen(*w);
+        if (!k)
+            return 0;
+        s += k;
+        while (*s == ' ' || *s == '\t')
+            s++;
+        if (*s == '\0')
+            return 1;
+        if (*s != ',' || !several)
+            return 0;
+        s++;
+    }
+}
+
+static int omp_num_threads_ok(const char *v)
+{
+    long n;
+    return qc_parse_int(v, 1, QC_THREADS_MAX, &n) == 0;
+}
+
+static int omp_proc_bind_ok(const char *v)
+{
+    static const char *const alone[] = {"true", "false", NULL};
+    static const char *const places[] = {"primary", "master", "close", "spread", NULL};
+    return omp_words(v, alone, 0) || omp_words(v, places, 1);
+}
+
+static int omp_wait_policy_ok(const char *v)
+{
+    static const char *const words[] = {"active", "passive", NULL};
+    return omp_words(v, words, 0);
+}
+
+/* A size from 1 byte to 1 TiB: digits, then B, K, M or G (K when none). */
+static int omp_stacksize_ok(const char *v)
+{
+    while (*v == ' ' || *v == '\t')
+        v++;
+    unsigned long long n = 0;
+    const char *p = v;
+    for (; *p >= '0' && *p <= '9' && n < (1ULL << 41); p++)
+        n = n * 10 + (unsigned long long)(*p - '0');
+    if (p == v || n == 0 || (*p >= '0' && *p <= '9'))
+        return 0;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    unsigned shift = 10;
+    if (*p && strchr("bBkKmMgG", *p)) {
+        shift = *p == 'b' || *p == 'B' ? 0 : *p == 'k' || *p == 'K' ? 10 : *p == 'm' || *p == 'M' ? 20 : 30;
+        p++;
+    }
+    while (*p == ' ' || *p == '\t')
+        p++;
+    return *p == '\0' && n <= (1ULL << 40) >> shift;
+}
+
+static const struct omp_variable {
+    const char *name;
+    int (*ok)(const char *value);
+    const char *expected;
+} omp_variables[] = {
+    {"OMP_NUM_THREADS", omp_num_threads_ok, "an integer from 1 to 4096; --threads overrides it"},
+    {"OMP_PROC_BIND", omp_proc_bind_ok, "true, false, or a list of primary, master, close, spread"},
+    {"OMP_WAIT_POLICY", omp_wait_policy_ok, "active or passive"},
+    {"OMP_STACKSIZE", omp_stacksize_ok, "a size with B, K, M or G, from 1 byte to 1 TiB"},
+};
+enum { OMP_VARIABLES = sizeof omp_variables / sizeof omp_variables[0] };
+static const char *omp_refused[OMP_VARIABLES];   /* written before main, then only read */
 
 #if defined(__ELF__) && defined(__GLIBC__)   /* glibc passes the environment */
 static void omp_hide_refused(int argc, char **argv, char **envp)
 {
     (void)argc;
     (void)argv;
-    static const char name[] = "OMP_NUM_THREADS=";
-    long v;
-    for (char **e = envp; e && *e; e++) {
-        if (strncmp(*e, name, sizeof name - 1) != 0)
-            continue;
-        const char *value = *e + sizeof name - 1;
-        if (qc_parse_int(value, 1, 4096, &v) != 0) {   /* empty too: libgomp warns */
-            omp_refused = value;
-            do   /* unsetenv() by hand: libc may not be ready yet */
-                e[0] = e[1];
-            while (*e++);
+    for (char **e = envp; e && *e;) {
+        int hide = 0;
+        for (int i = 0; i < OMP_VARIABLES && !hide; i++) {
+            size_t len = strlen(omp_variables[i].name);
+            if (strncmp(*e, omp_variables[i].name, len) != 0 || (*e)[len] != '=')
+                continue;
+            const char *value = *e + len + 1;
+            if (!omp_variables[i].ok(value)) {   /* empty too: libgomp warns */
+                omp_refused[i] = value;
+                hide = 1;
+            }
         }
-        return;
+        if (!hide) {
+            e++;
+            continue;
+        }
+        for (char **f = e; *f; f++)   /* unsetenv() by hand: libc may not be ready yet */
+            f[0] = f[1];
     }
 }
 
@@ -280,17 +372,23 @@ __attribute__((section(".preinit_array"), used))
 static void (*const omp_hide_hook)(int, char **, char **) = omp_hide_refused;
 #endif
 
-/* OMP_NUM_THREADS into opts->threads; unset or empty leaves it 0. */
-static int omp_threads(qc_options *opts, char *err, size_t errlen)
+/* The OpenMP variables, when counting: a value qcount cannot take is an
+ * error (unset or empty is the default); OMP_NUM_THREADS into
+ * opts->threads unless --threads was given. */
+static int omp_variables_check(qc_options *opts, char *err, size_t errlen)
 {
-    const char *value = omp_refused ? omp_refused : getenv("OMP_NUM_THREADS");
+    for (int i = 0; i < OMP_VARIABLES; i++) {
+        const char *value = omp_refused[i] ? omp_refused[i] : getenv(omp_variables[i].name);
+        if (!value || *value == '\0' || omp_variables[i].ok(value))
+            continue;
+        if (i == 0 && opts->threads)
+            continue;   /* --threads: OMP_NUM_THREADS is not used */
+        FAIL("invalid %s '%s' (expected %s)", omp_variables[i].name, value, omp_variables[i].expected);
+    }
+    const char *threads = getenv("OMP_NUM_THREADS");
     long v;
-    if (!value || *value == '\0')
-        return 0;
-    if (qc_parse_int(value, 1, 4096, &v) != 0)
-        FAIL("invalid OMP_NUM_THREADS '%s' (expected an integer from 1 to 4096; "
-             "--threads overrides it)", value);
-    opts->threads = (int)v;
+    if (!opts->threads && threads && qc_parse_int(threads, 1, QC_THREADS_MAX, &v) == 0)
+        opts->threads = (int)v;
     return 0;
 }
 
@@ -300,7 +398,9 @@ static const char *count_only_option(const qc_options *opts)
     return opts->threads ? "--threads" : opts->json ? "--json"
            : !(opts->bind & QC_BIND_PIN) ? "--no-bind" : opts->bind & QC_BIND_SMT ? "--smt"
            : opts->engine_given ? "--engine" : opts->check ? "--check"
-           : opts->parts ? "--part" : NULL;
+           : opts->parts ? "--part"
+           : opts->checkpoint ? "--checkpoint" : opts->stats ? "--stats"
+           : opts->progress == QC_PROGRESS_ALWAYS ? "--progress" : NULL;
 }
 
 /* One board size, word[0..len): 0, or -1 with a message saying which way
@@ -331,8 +431,12 @@ static int parse_n(int argc, char **argv, int first, qc_options *opts, char *err
 {
     if (first >= argc)
         FAIL("missing board size N (try 'qcount --help')");
-    if (argc - first > 1)
+    if (argc - first > 1) {   /* the first word that is not a board size is at fault */
+        int n;
+        if (parse_board(argv[first], strlen(argv[first]), &n, err, errlen) != 0)
+            return -1;
         FAIL("unexpected argument '%s' (only one board size N)", argv[first + 1]);
+    }
     const char *word = argv[first];
     const char *dash = strchr(word, '-');
     if (dash && dash != word && opts->action == QC_ACTION_COUNT) {
@@ -391,7 +495,7 @@ static int parse_words(int argc, char **argv, qc_options *opts, char *err, size_
     if (opts->parts && (opts->unique || opts->mode.format == QC_FORMAT_BFILE))
         FAIL("--part counts a share of the solutions: %s needs the whole count",
              opts->unique ? "--unique" : "--format=bfile");
-    return opts->action == QC_ACTION_COUNT && !opts->threads ? omp_threads(opts, err, errlen) : 0;
+    return opts->action == QC_ACTION_COUNT ? omp_variables_check(opts, err, errlen) : 0;
 }
 
 int qc_options_parse(int argc, char **argv, qc_options *opts, char *err, size_t errlen)
@@ -400,4 +504,69 @@ int qc_options_parse(int argc, char **argv, qc_options *opts, char *err, size_t 
     if (rc < 0)
         qc_quote_in_place(err, errlen);   /* messages quote the user's words */
     return rc;
+}
+
+int qc_options_summary(const qc_options *o, char *buf, size_t len)
+{
+    const qc_mode_options *m = &o->mode;
+    size_t at = 0;
+#define PUT(...) do { \
+        int k_ = snprintf(buf + at, at < len ? len - at : 0, __VA_ARGS__); \
+        at += k_ > 0 ? (size_t)k_ : 0; \
+    } while (0)
+    if (len)
+        buf[0] = '\0';
+    switch (o->action) {
+    case QC_ACTION_HELP:
+        PUT("--help");
+        break;
+    case QC_ACTION_VERSION:
+        PUT("--version");
+        break;
+    case QC_ACTION_COUNT:
+        PUT("--engine=%s", qc_engine_name(o->engine) ? qc_engine_name(o->engine) : "?");
+        if (o->unique)
+            PUT(" --unique");
+        if (o->json)
+            PUT(" --json");
+        if (m->format == QC_FORMAT_BFILE)
+            PUT(" --format=bfile");
+        if (o->check)
+            PUT(" --check");
+        if (o->stats)
+            PUT(" --stats");
+        if (o->checkpoint)
+            PUT(" --checkpoint=%s", o->checkpoint);
+        if (o->range)
+            PUT(" %d-%d", o->n, o->n_last);
+        else
+            PUT(" %d", o->n);
+        break;
+    case QC_ACTION_LIST:
+        if (m->list)
+            PUT("--list");
+        if (m->svg_path)
+            PUT("%s--svg=%s", m->list ? " " : "", m->svg_path);
+        if (m->limit_given)
+            PUT(" --limit=%llu", (unsigned long long)m->limit);
+        if (m->format == QC_FORMAT_BOARD)
+            PUT(" --format=board");
+        if (m->unique)
+            PUT(" --unique");
+        PUT(" %d", o->n);
+        break;
+    case QC_ACTION_SOLVE:
+        PUT("--solve%s", m->random ? " --random" : "");
+        if (m->seed_given)
+            PUT(" --seed=%llu", (unsigned long long)m->seed);
+        PUT(" %zu", m->solve_n);
+        break;
+    case QC_ACTION_VERIFY:
+        PUT("--verify");
+        for (int i = 0; i < m->verify_argc; i++)
+            PUT(" %s", m->verify_argv[i]);
+        break;
+    }
+#undef PUT
+    return at < len ? 0 : -1;
 }

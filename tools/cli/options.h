@@ -42,7 +42,7 @@ typedef struct qc_options {
 enum {
     QC_PROGRESS_AUTO = 0,     /* when stderr is a terminal (the default) */
     QC_PROGRESS_ALWAYS = 1,   /* --progress: also into a file or a pipe  */
-    QC_PROGRESS_NEVER = 2     /* --quiet (wins over --progress)          */
+    QC_PROGRESS_NEVER = 2     /* --quiet (of the two, the last given wins) */
 };
 
 /* Parses argv; returns 0, or -1 with a one-line message in err. */
@@ -51,6 +51,14 @@ int qc_options_parse(int argc, char **argv, qc_options *opts, char *err, size_t 
 /* Parses a decimal integer in [lo, hi] with nothing around it; returns 0,
  * or -1 if s is empty, not a number, or out of range. */
 int qc_parse_int(const char *s, long lo, long hi, long *out);
+
+/* What the parsed command line asks for, as the options that decide it
+ * ("--engine=join --unique 16", "--solve 8"): the same string for two
+ * command lines exactly when they ask for the same work and output; the
+ * threads, their binding and the progress line, which may differ between
+ * machines, are left out.  MPI ranks compare these before counting.
+ * Returns 0, or -1 when it was cut to fit len. */
+int qc_options_summary(const qc_options *opts, char *buf, size_t len);
 
 extern const char qc_usage_text[];
 

@@ -491,6 +491,9 @@ int qct_ledger_open_part(qct_ledger **out, const char *path, const qc_plan *plan
         l->fd = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
         if (l->fd >= 0)
             break;
+        struct stat link;
+        if (errno == ENOENT && lstat(path, &link) == 0 && S_ISLNK(link.st_mode))
+            FAIL("ledger '%s': a symbolic link to a missing file (make the file, or give its path)", path);
         if (errno != ENOENT || attempt > 0)
             FAIL("ledger '%s': cannot open for writing: %s", path, strerror(errno));
         if (create_ledger(path, plan, part, err, errlen) != 0)

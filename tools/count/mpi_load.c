@@ -15,7 +15,7 @@
 #include "mpi_load.h"
 #include "mpi_run.h"
 
-typedef int (*mpi_main_fn)(const qc_options *, int *, char ***);
+typedef int (*mpi_main_fn)(const qc_options *, const char *, int *, char ***);
 
 static int say(const char *what, const char *detail)
 {
@@ -32,7 +32,7 @@ static int join_path(char *path, size_t size, const char *dir, const char *rel)
     return len > 0 && (size_t)len < size ? 0 : -1;
 }
 
-int qc_mpi_load_main(const qc_options *opts, int *argc, char ***argv)
+int qc_mpi_load_main(const qc_options *opts, const char *refused, int *argc, char ***argv)
 {
     char dir[4096];
     ssize_t len = readlink("/proc/self/exe", dir, sizeof dir - 1);
@@ -65,12 +65,12 @@ int qc_mpi_load_main(const qc_options *opts, int *argc, char ***argv)
     mpi_main_fn run = (mpi_main_fn)dlsym(module, "qcount_mpi_main");
     if (!run)
         return say("its MPI module has no qcount_mpi_main: ", dlerror());
-    return run(opts, argc, argv);   /* the module stays loaded until exit */
+    return run(opts, refused, argc, argv);   /* the module stays loaded until exit */
 }
 #else
-int qc_mpi_load_main(const qc_options *opts, int *argc, char ***argv)
+int qc_mpi_load_main(const qc_options *opts, const char *refused, int *argc, char ***argv)
 {
-    (void)opts, (void)argc, (void)argv;
+    (void)opts, (void)refused, (void)argc, (void)argv;
     return say("this qcount was built without MPI ",
                "(install libopenmpi-dev and rebuild, or set QCOUNT_MPI=0)");
 }

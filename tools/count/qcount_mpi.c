@@ -19,9 +19,11 @@
  */
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "longrun.h"
+#include "mpi_load.h"
 #include "mpi_run.h"
 #include "qcount_mpi.h"
 #include "quote.h"
@@ -114,14 +116,51 @@ static int end_together(const qc_options *opts, qc_longrun_ctx *ctx, qct_mpi_res
     return status;
 }
 
-int qcount_mpi_main(const qc_options *opts, int *argc, char ***argv)
+/* [join timeout] Every rank's mode and options shown to rank 0 before
+ * anything else: AGREED_COUNT to go on counting; else the exit status, or
+ * QC_MPI_RUN_HERE for rank 0 to run the agreed mode alone. */
+enum { AGREED_COUNT = -2 };
+static int agree_on_command(const qc_options *opts, const char *refused, double timeout)
+{
+    char summary[QCT_SUMMARY_MAX], err[QCT_SUMMARY_MAX + 256];
+    if (refused)
+        snprintf(summary, sizeof summary, "error: %s", refused);
+    else
+        qc_options_summary(opts, summary, sizeof summary);
+    const int root = qct_mpi_rank() == 0;
+    if (qct_mpi_handshake(summary, timeout, err, sizeof err) != QC_OK) {
+        qc_print_error(err);   /* rank 0 alone gets here */
+        fflush(stderr);
+        qct_mpi_abort(2);
+        return 2;
+    }
+    if (!refused && opts->action == QC_ACTION_COUNT)
+        return AGREED_COUNT;
+    if (root && refused)
+        qc_print_error(refused);   /* every rank refused the same words: said once */
+    qct_mpi_finalize();
+    return refused ? 2 : root ? QC_MPI_RUN_HERE : 0;
+}
+
+int qcount_mpi_main(const qc_options *opts, const char *refused, int *argc, char ***argv)
 {
     qc_longrun_catch_forwarded();   /* every rank, before MPI starts: mpirun forwards to all */
-    if (qct_mpi_init(argc, argv) != QC_OK) {
+    double timeout = qct_mpi_join_timeout();
+    char bad_timeout[256];
+    if (timeout < 0) {   /* refused like bad words, once every rank has joined */
+        timeout = QCT_JOIN_TIMEOUT_DEFAULT;
+        snprintf(bad_timeout, sizeof bad_timeout,
+                 "invalid QCOUNT_MPI_TIMEOUT '%s' (expected 1 to 3600 seconds)", getenv("QCOUNT_MPI_TIMEOUT"));
+        refused = refused ? refused : bad_timeout;
+    }
+    if (qct_mpi_init(argc, argv, timeout) != QC_OK) {
         fprintf(stderr, "qcount: MPI could not start with thread support (MPI_THREAD_FUNNELED)\n");
         qct_mpi_finalize();
         return 2;
     }
+    int agreed = agree_on_command(opts, refused, timeout);
+    if (agreed != AGREED_COUNT)
+        return agreed;
     const int root = qct_mpi_rank() == 0;
     qc_plan *plan = NULL;
     if (qc_plan_create(&plan, opts->n, opts->engine) != QC_OK)

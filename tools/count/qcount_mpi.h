@@ -9,8 +9,11 @@
 
 #include "options.h"
 
-/* Joins the MPI job, counts opts->n across its ranks, prints on rank 0;
- * returns the exit status. */
-int qcount_mpi_main(const qc_options *opts, int *argc, char ***argv);
+/* Joins the MPI job (within the join timeout, mpi_run.h), checks that
+ * every rank was given the same command (refused: this rank's error
+ * message, or NULL), counts opts->n across its ranks, prints on rank 0;
+ * returns the exit status, or QC_MPI_RUN_HERE (mpi_load.h) on rank 0 when
+ * the job agreed on a mode that rank 0 runs alone. */
+int qcount_mpi_main(const qc_options *opts, const char *refused, int *argc, char ***argv);
 
 #endif

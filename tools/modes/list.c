@@ -92,7 +92,9 @@ int qcm_list(const qc_options *opts)
     }
     qc_enum_free(it);
     int status = 0;
-    if (svg && qc_svg_close(svg, err, sizeof err) != 0)
+    /* the listing first: a picture of a listing that failed is not kept */
+    qc_out_flush(&out);
+    if (svg && qc_svg_close(svg, !out.error, err, sizeof err) != 0)
         status = qcm_fail("%s", err);
     return qcm_end_stdout(&out, status);
 }

@@ -9,9 +9,12 @@
  * <title> (its columns: a tooltip in browsers) and a caption below it.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "svg.h"
@@ -22,12 +25,90 @@
 
 struct qc_svg {
     FILE *f;
-    const char *path;
+    const char *path;       /* as the user gave it, for messages */
+    char *target;           /* the file to replace: path, or where its link leads */
+    char *tmp;              /* [whole or nothing] target.new-PID, renamed at the end */
     int to_stdout;          /* path "-": f is a temporary file for stdout */
     int n, per_row, square, gap, caption;
     long size_at;           /* file offset of the size slot */
     uint64_t boards;
 };
+
+/* Where path leads when it names no file: path itself, or the missing end
+ * of its chain of symbolic links (a new file is created there, as open()
+ * would).  A fresh string, or NULL when out of memory. */
+static char *link_end(const char *path)
+{
+    char *cur = strdup(path);
+    struct stat st;
+    for (int hops = 0; cur && hops < 40 && lstat(cur, &st) == 0 && S_ISLNK(st.st_mode); hops++) {
+        char to[PATH_MAX];
+        ssize_t k = readlink(cur, to, sizeof to - 1);
+        if (k <= 0)
+            break;
+        to[k] = '\0';
+        const char *slash = strrchr(cur, '/');
+        size_t dir = to[0] == '/' || !slash ? 0 : (size_t)(slash - cur) + 1;
+        char *next = malloc(dir + (size_t)k + 1);
+        if (next) {
+            memcpy(next, cur, dir);
+            memcpy(next + dir, to, (size_t)k + 1);
+        }
+        free(cur);
+        cur = next;
+    }
+    return cur;
+}
+
+/* [whole or nothing] The picture is drawn in target.new-PID beside the
+ * file it replaces and renamed over it once it is complete, so a failed or
+ * killed run never leaves a partial SVG at path (nor loses the one that
+ * was there).  A symbolic link is followed: its target is replaced.  A path
+ * that is there but not a regular file (a pipe, a device) is refused, as
+ * the size slot needs seeking, and so is a file this user may not write.
+ * Returns 0, or -1 with a message. */
+static int open_beside(qc_svg *s, char *err, size_t errlen)
+{
+    const char *path = s->path;
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (!S_ISREG(st.st_mode)) {
+            snprintf(err, errlen, "cannot write the SVG to '%s': not a regular file", path);
+            return -1;
+        }
+        if (access(path, W_OK) != 0) {   /* replaced, yet only where it could be written */
+            snprintf(err, errlen, "cannot create '%s': %s", path, strerror(errno));
+            return -1;
+        }
+        s->target = realpath(path, NULL);
+        if (!s->target)
+            s->target = strdup(path);
+    } else {
+        s->target = link_end(path);   /* a new file, maybe through a link */
+    }
+    size_t len = s->target ? strlen(s->target) + 32 : 0;
+    s->tmp = s->target ? malloc(len) : NULL;
+    if (!s->tmp) {
+        snprintf(err, errlen, "out of memory");
+        goto fail;
+    }
+    snprintf(s->tmp, len, "%s.new-%ld", s->target, (long)getpid());
+    unlink(s->tmp);   /* left by a killed run of a process with our pid */
+    int fd = open(s->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0 || (s->f = fdopen(fd, "w")) == NULL) {
+        snprintf(err, errlen, "cannot create '%s': %s", path, strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            unlink(s->tmp);
+        }
+        goto fail;
+    }
+    return 0;
+fail:
+    free(s->target);
+    free(s->tmp);
+    return -1;
+}
 
 qc_svg *qc_svg_open(const char *path, int n, const qc_svg_style *style, char *err, size_t errlen)
 {
@@ -47,15 +128,9 @@ qc_svg *qc_svg_open(const char *path, int n, const qc_svg_style *style, char *er
     const char *dark = style->dark && *style->dark ? style->dark : "#b58863";
     const char *queen = style->queen && *style->queen ? style->queen : "#1a1a1a";
     s->to_stdout = strcmp(path, "-") == 0;
-    s->f = s->to_stdout ? tmpfile() : fopen(path, "w");
-    if (!s->f) {
-        snprintf(err, errlen, "cannot create '%s': %s", path, strerror(errno));
-        free(s);
-        return NULL;
-    }
-    if (fseek(s->f, 0, SEEK_CUR) != 0) {
-        snprintf(err, errlen, "cannot write the SVG to '%s': not a regular file", path);
-        fclose(s->f);
+    if (s->to_stdout ? (s->f = tmpfile()) == NULL : open_beside(s, err, errlen) != 0) {
+        if (s->to_stdout)
+            snprintf(err, errlen, "cannot create a temporary file for '-': %s", strerror(errno));
         free(s);
         return NULL;
     }
@@ -118,7 +193,7 @@ static int copy_out(FILE *f)
     return ferror(f) || fflush(stdout) != 0 ? -1 : 0;
 }
 
-int qc_svg_close(qc_svg *s, char *err, size_t errlen)
+int qc_svg_close(qc_svg *s, int keep, char *err, size_t errlen)
 {
     const int side = s->n * s->square;
     uint64_t cols = s->boards < (uint64_t)s->per_row ? s->boards : (uint64_t)s->per_row;
@@ -140,16 +215,21 @@ int qc_svg_close(qc_svg *s, char *err, size_t errlen)
         rc = -1;
     if (ferror(s->f))
         rc = -1;
-    if (rc == 0 && s->to_stdout && copy_out(s->f) != 0) {
-        s->path = "standard output";
-        rc = -1;
-    }
+    int to_stdout_failed = 0;
+    if (rc == 0 && keep && s->to_stdout && copy_out(s->f) != 0)
+        rc = to_stdout_failed = -1;
     if (fclose(s->f) != 0)
         rc = -1;
-    if (rc != 0) {
+    if (rc == 0 && keep && s->tmp && rename(s->tmp, s->target) != 0)
+        rc = -1;
+    if (rc != 0 && to_stdout_failed)
+        snprintf(err, errlen, "cannot write to stdout: %s", strerror(errno));
+    else if (rc != 0)
         snprintf(err, errlen, "cannot write '%s': %s", s->path, strerror(errno));
-        unlink(s->path);   /* no truncated picture left behind */
-    }
+    if (s->tmp && (rc != 0 || !keep))
+        unlink(s->tmp);   /* [whole or nothing] */
+    free(s->target);
+    free(s->tmp);
     free(s);
-    return rc;
+    return keep ? rc : 0;
 }

@@ -4,7 +4,8 @@
  * are written as they come, and the picture's size, known only at the end,
  * is written back into a fixed-width slot of the header.  So the file must
  * be seekable (a regular file); the path "-" (standard output) is drawn in
- * a temporary file first, and copied out when it is finished.
+ * a temporary file first, and copied out when it is finished; a file is
+ * drawn beside its path and renamed over it when it is finished.
  */
 #ifndef QC_SVG_H
 #define QC_SVG_H
@@ -25,8 +26,11 @@ typedef struct qc_svg qc_svg;
 qc_svg *qc_svg_open(const char *path, int n, const qc_svg_style *style, char *err, size_t errlen);
 /* Adds a board (cols 0-based), with a caption and a tooltip. */
 void qc_svg_board(qc_svg *s, const uint32_t *cols, const char *caption);
-/* Finishes and closes the file (and frees s); returns 0, or -1 with a
- * message when any write failed, the file then removed. */
-int qc_svg_close(qc_svg *s, char *err, size_t errlen);
+/* Finishes and closes the file (and frees s).  keep: put the picture in
+ * place (or copy it to stdout); 0 throws it away, as when the run failed
+ * elsewhere.  Returns 0, or -1 with a message when any write failed: then
+ * nothing is left at the path, and a file that was there is unchanged
+ * (svg.c's [whole or nothing]). */
+int qc_svg_close(qc_svg *s, int keep, char *err, size_t errlen);
 
 #endif
