@@ -21,8 +21,9 @@ static void BM_count(benchmark::State &state, qc_engine_id engine, int n, int th
         return;
     }
     qc_run_options opts{};   // hooks and stop flag off
+    opts.size = sizeof opts;
     opts.threads = threads;
-    opts.bind = 1;
+    opts.bind = QC_BIND_PIN;
     qc_result r{};
     double placements = 0;
     for (auto _ : state) {
@@ -85,7 +86,7 @@ static std::vector<int> thread_counts()
 static void register_counts()
 {
     const std::vector<int> threads = thread_counts();
-    for (int e = 0; e < QC_ENGINE_COUNT_; e++) {
+    for (int e = 0; qc_engine_name(static_cast<qc_engine_id>(e)); e++) {
         // the oracle engines are for cross-checks, minutes already at N=14
         const bool oracle = e == QC_ENGINE_DLX || e == QC_ENGINE_BRUTE;
         const char *name = qc_engine_name(static_cast<qc_engine_id>(e));

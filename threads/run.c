@@ -25,6 +25,7 @@
  * their tallies are right (a ledger keeps them for the next run).
  */
 #include <omp.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -154,11 +155,40 @@ static int sum_up(const run_state *r, qc_result *result)
     return stopped && result->units < r->unit_count ? QC_ESTOP : QC_OK;
 }
 
+/* The first release's qc_run_options ends with stop: a caller's struct is
+ * at least that long. */
+#define RUN_OPTIONS_SIZE_FIRST (offsetof(qc_run_options, stop) + sizeof(const int *))
+
+/* [growing options] The caller's options as this library knows them, in
+ * *copy: the fields within in->size, zero past it; QC_ENOTSUP when a
+ * newer caller set a field past this library's struct. */
+static int run_options_take(const qc_run_options *in, qc_run_options *copy)
+{
+    if (in->size < RUN_OPTIONS_SIZE_FIRST)
+        return QC_EINVAL;
+    for (size_t i = sizeof *copy; i < in->size; i++)
+        if (((const unsigned char *)in)[i] != 0)
+            return QC_ENOTSUP;
+    memset(copy, 0, sizeof *copy);
+    memcpy(copy, in, in->size < sizeof *copy ? in->size : sizeof *copy);
+    return QC_OK;
+}
+
 int qc_run(const qc_plan *plan, const qc_run_options *opts, qc_result *result)
 {
-    if (!plan || !result || (opts && opts->threads < 0))
+    if (result)
+        memset(result, 0, sizeof *result);   /* an error before counting: nothing counted */
+    if (!plan || !result)
         return QC_EINVAL;
-    memset(result, 0, sizeof *result);   /* an error before counting: nothing counted */
+    qc_run_options known;
+    if (opts) {
+        int taken = run_options_take(opts, &known);
+        if (taken != QC_OK)
+            return taken;
+        opts = &known;
+    }
+    if (opts && opts->threads < 0)
+        return QC_EINVAL;
     run_state r;
     int rc = run_open(&r, plan, opts);
     if (rc != QC_OK)

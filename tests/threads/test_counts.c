@@ -35,7 +35,7 @@ int main(int argc, char **argv)
             int threads = atoi(argv[a]);
             if (threads == 0)   /* more threads than units */
                 threads = (int)qc_plan_unit_count(plan) + 3;
-            qc_run_options opts = {.threads = threads, .bind = 1};
+            qc_run_options opts = {.size = sizeof opts, .threads = threads, .bind = 1};
             qc_result r;
             int rc = qc_run(plan, &opts, &r);
             char got[48], want[48];

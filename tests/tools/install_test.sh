@@ -38,13 +38,15 @@ $libdir/cmake/qcount/qcountConfig.cmake
 $libdir/cmake/qcount/qcountConfigVersion.cmake
 $libdir/cmake/qcount/qcountTargets.cmake
 $libdir/cmake/qcount/qcountTargets-CONFIG.cmake
+$libdir/cmake/qcount/qcountStaticTargets.cmake
+$libdir/cmake/qcount/qcountStaticTargets-CONFIG.cmake
 $module
 share/bash-completion/completions/qcount
 share/doc/qcount/LICENSE
 share/man/man1/qcount.1
 EOF2
 )
-got=$(files "$prefix" | sed 's|qcountTargets-[a-z]*\.cmake$|qcountTargets-CONFIG.cmake|')
+got=$(files "$prefix" | sed -E 's/(qcount(Static)?Targets)-[a-z]*\.cmake$/\1-CONFIG.cmake/')
 if [ "$got" = "$expected" ]; then ok; else
     bad "installed files differ from the expected list:"; diff <(echo "$expected") <(echo "$got"); fi
 for h in qcount.h qcount_solutions.h; do
@@ -99,6 +101,24 @@ if cmake -S "$src/examples" -B "$tmp/ex-cmake" -DCMAKE_PREFIX_PATH="$prefix" -DC
        >"$tmp/cmake.log" 2>&1 && cmake --build "$tmp/ex-cmake" >>"$tmp/cmake.log" 2>&1; then
     ok; run_example find_package "$tmp/ex-cmake/count_progress"
 else bad "example by find_package(qcount) does not build"; cat "$tmp/cmake.log"; fi
+# the shared library's users need no hwloc: find_package(qcount) where
+# pkg-config finds none still gives qcount::qcount, and refuses the static
+# component
+nohwloc() { PKG_CONFIG_LIBDIR=$tmp/no-pc PKG_CONFIG_PATH= "$@"; }
+if nohwloc cmake -S "$src/examples" -B "$tmp/ex-nohwloc" -DCMAKE_PREFIX_PATH="$prefix" \
+       -DCMAKE_C_COMPILER="$cc" >"$tmp/nohwloc.log" 2>&1 \
+       && cmake --build "$tmp/ex-nohwloc" >>"$tmp/nohwloc.log" 2>&1; then
+    ok; run_example find_package-without-hwloc "$tmp/ex-nohwloc/count_progress"
+else bad "find_package(qcount) without hwloc"; cat "$tmp/nohwloc.log"; fi
+mkdir -p "$tmp/static-need"
+printf 'cmake_minimum_required(VERSION 3.18)\nproject(s LANGUAGES C)\nfind_package(qcount REQUIRED COMPONENTS static)\n' \
+    >"$tmp/static-need/CMakeLists.txt"
+nohwloc cmake -S "$tmp/static-need" -B "$tmp/static-need/b" -DCMAKE_PREFIX_PATH="$prefix" \
+    -DCMAKE_C_COMPILER="$cc" >"$tmp/static-need.log" 2>&1 \
+    && bad "find_package(qcount COMPONENTS static) without hwloc succeeded" || ok
+cmake -S "$tmp/static-need" -B "$tmp/static-need/c" -DCMAKE_PREFIX_PATH="$prefix" \
+    -DCMAKE_C_COMPILER="$cc" >"$tmp/static-have.log" 2>&1 \
+    && ok || { bad "find_package(qcount COMPONENTS static) with hwloc"; cat "$tmp/static-have.log"; }
 
 # ---- the Debian package: the same files, and its qcount counts
 if cpack -G DEB --config "$build/CPackConfig.cmake" -B "$tmp/pkg" >"$tmp/cpack.log" 2>&1; then ok; else

@@ -191,7 +191,7 @@ int qc_longrun(const qc_options *opts, const qc_plan *plan, qc_result *result,
     size_t units = qc_plan_unit_count(plan);
     qc_longrun_show_progress(&lr, opts, units);
 
-    qc_run_options run = {.threads = opts->threads, .bind = opts->bind};
+    qc_run_options run = {.size = sizeof run, .threads = opts->threads, .bind = opts->bind};
     qc_longrun_hooks(&lr, &run);
     int rc = qc_run(plan, &run, result);
     qcp_line_stop(lr.line);

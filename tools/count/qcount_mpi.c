@@ -127,7 +127,7 @@ int qcount_mpi_main(const qc_options *opts, int *argc, char ***argv)
     if (qc_plan_create(&plan, opts->n, opts->engine) != QC_OK)
         plan = NULL;
     size_t units = plan ? qc_plan_unit_count(plan) : 0;
-    qc_run_options run = {.threads = opts->threads, .bind = opts->bind};
+    qc_run_options run = {.size = sizeof run, .threads = opts->threads, .bind = opts->bind};
     qc_longrun_ctx ctx = {0};
     char err[512], why[512];
     const char *root_error = NULL;

@@ -7,63 +7,20 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-# ---- what libqcount is made of ----------------------------------------
-# The core and the scheduler over cores; not threads/mpi/, which stays with
-# the program, so that a library user never links nor loads libmpi.  Each
-# list names the room target whose include directories and compile options
-# its sources are built with, and the libraries they need.  [library sources]
-set(QC_LIB_CORE_SOURCES ${QC_CORE_SOURCES})
-set(QC_LIB_CORE_TARGET qcount_core)
-set(QC_LIB_THREADS_SOURCES ${QC_THREADS_SOURCES})
-set(QC_LIB_THREADS_TARGET qcount)
+# ---- libqcount: the targets qcount (.a) and qcount_shared (.so) ---------
+# Both hold the same objects, which core/ and threads/ add to them; not
+# threads/mpi/, which stays with the program, so that a library user never
+# links nor loads libmpi.
 set(QC_PUBLIC_HEADERS
   ${PROJECT_SOURCE_DIR}/core/include/qcount.h
   ${PROJECT_SOURCE_DIR}/core/include/qcount_solutions.h)
-set(QC_LIB_CORE_DEPS)
-set(QC_LIB_THREADS_DEPS OpenMP::OpenMP_C PkgConfig::HWLOC Threads::Threads)
-set(QC_LIB_DEPS ${QC_LIB_CORE_DEPS} ${QC_LIB_THREADS_DEPS})
-
-# One position-independent build of the sources per room, shared by the .so
-# and the .a: the same include directories, compile options and per-file
-# options (e.g. the eightfold step's, core/CMakeLists.txt) as the room's
-# own target, without the room's MPI definition.
-foreach(room CORE THREADS)
-  set(obj qcount_pic_${room})
-  set(from ${QC_LIB_${room}_TARGET})
-  add_library(${obj} OBJECT ${QC_LIB_${room}_SOURCES})
-  set_target_properties(${obj} PROPERTIES POSITION_INDEPENDENT_CODE ON)
-  target_include_directories(${obj} PRIVATE
-    $<TARGET_PROPERTY:${from},INCLUDE_DIRECTORIES>
-    ${PROJECT_SOURCE_DIR}/core/include)
-  target_compile_options(${obj} PRIVATE $<TARGET_PROPERTY:${from},COMPILE_OPTIONS>
-    $<$<C_COMPILER_ID:GNU>:-fno-semantic-interposition>)
-  target_compile_definitions(${obj} PRIVATE
-    $<FILTER:$<TARGET_PROPERTY:${from},COMPILE_DEFINITIONS>,EXCLUDE,^QC_HAVE_MPI$>)
-  target_link_libraries(${obj} PRIVATE ${QC_LIB_${room}_DEPS})
-  get_target_property(from_dir ${from} SOURCE_DIR)
-  foreach(src ${QC_LIB_${room}_SOURCES})
-    get_source_file_property(opts ${src} DIRECTORY ${from_dir} COMPILE_OPTIONS)
-    if(opts)
-      set_source_files_properties(${src} PROPERTIES COMPILE_OPTIONS "${opts}")
-    endif()
-  endforeach()
-endforeach()
-
-# libqcount.so.0 exports the qc_ names alone (libqcount.map); the engines'
-# inner names stay local, so calls among them bind directly.
-add_library(qcount_shared SHARED)
-add_library(qcount_static STATIC)
-foreach(lib qcount_shared qcount_static)
-  target_sources(${lib} PRIVATE $<TARGET_OBJECTS:qcount_pic_CORE> $<TARGET_OBJECTS:qcount_pic_THREADS>
-    ${QC_LEVEL_OBJECTS})   # the kernels, one copy per ISA level (core/CMakeLists.txt)
-  target_link_libraries(${lib} PRIVATE ${QC_LIB_DEPS})
-  target_include_directories(${lib} INTERFACE
-    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/core/include>
-    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
-  set_target_properties(${lib} PROPERTIES OUTPUT_NAME qcount
-    ARCHIVE_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/lib
-    LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/lib)
-endforeach()
+set_target_properties(qcount qcount_shared PROPERTIES OUTPUT_NAME qcount
+  ARCHIVE_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/lib
+  LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/lib)
+# libqcount.so.0 exports the public API alone, each name listed in
+# libqcount.map (the ABI check, tests/tools/abi_test.sh, holds the library
+# to it); the engines' inner names stay local, so calls among them bind
+# directly.
 set_target_properties(qcount_shared PROPERTIES EXPORT_NAME qcount
   VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR}
   PUBLIC_HEADER "${QC_PUBLIC_HEADERS}"
@@ -72,13 +29,16 @@ target_link_options(qcount_shared PRIVATE -Wl,--version-script=${CMAKE_CURRENT_L
 if(QC_SANITIZE STREQUAL "")   # clang leaves a sanitizer's runtime to the program
   target_link_options(qcount_shared PRIVATE -Wl,--no-undefined)
 endif()
-set_target_properties(qcount_static PROPERTIES EXPORT_NAME qcount_static)
+set_target_properties(qcount PROPERTIES EXPORT_NAME qcount_static)
 
 # ---- files ------------------------------------------------------------
-install(TARGETS qcount_shared qcount_static EXPORT qcountTargets
+# Two export sets: find_package(qcount) needs hwloc (and OpenMP) only
+# for the static library, whose users link them.
+install(TARGETS qcount_shared EXPORT qcountTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   PUBLIC_HEADER DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(TARGETS qcount EXPORT qcountStaticTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/tools/man/qcount.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 if(TARGET qcount_mpi)   # mpirun on which ^C and SIGTERM stop qcount cleanly
   install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/scripts/qcount-mpirun DESTINATION ${CMAKE_INSTALL_BINDIR})
@@ -90,6 +50,7 @@ install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})
 # find_package(qcount): qcount::qcount (the .so), qcount::qcount_static.
 set(QC_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/qcount)
 install(EXPORT qcountTargets NAMESPACE qcount:: DESTINATION ${QC_CMAKE_DIR})
+install(EXPORT qcountStaticTargets NAMESPACE qcount:: DESTINATION ${QC_CMAKE_DIR})
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/qcountConfig.cmake.in
   ${PROJECT_BINARY_DIR}/qcountConfig.cmake INSTALL_DESTINATION ${QC_CMAKE_DIR})
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/qcountConfigVersion.cmake
