@@ -101,6 +101,14 @@ if cmake -S "$src/examples" -B "$tmp/ex-cmake" -DCMAKE_PREFIX_PATH="$prefix" -DC
        >"$tmp/cmake.log" 2>&1 && cmake --build "$tmp/ex-cmake" >>"$tmp/cmake.log" 2>&1; then
     ok; run_example find_package "$tmp/ex-cmake/count_progress"
 else bad "example by find_package(qcount) does not build"; cat "$tmp/cmake.log"; fi
+# and statically: pkg-config --static gives what libqcount.a needs
+static_libs=$(PKG_CONFIG_PATH=$prefix/$libdir/pkgconfig pkg-config --static --libs qcount 2>&1) \
+    && "$cc" -O2 $(PKG_CONFIG_PATH=$prefix/$libdir/pkgconfig pkg-config --cflags qcount) \
+        -o "$tmp/ex-static" "$src/examples/count_progress.c" -Wl,-Bstatic -lqcount -Wl,-Bdynamic \
+        $(sed 's/-lqcount//' <<<"$static_libs") >"$tmp/static.log" 2>&1 \
+    && ! ldd "$tmp/ex-static" | grep -q libqcount && ok \
+    && run_example pkg-config-static "$tmp/ex-static" \
+    || { bad "example linked statically by pkg-config --static: $static_libs"; cat "$tmp/static.log"; }
 # the shared library's users need no hwloc: find_package(qcount) where
 # pkg-config finds none still gives qcount::qcount, and refuses the static
 # component

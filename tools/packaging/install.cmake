@@ -62,7 +62,10 @@ install(FILES ${PROJECT_BINARY_DIR}/qcountConfig.cmake ${PROJECT_BINARY_DIR}/qco
 # (an unpacked .deb, a staged DESTDIR).
 file(RELATIVE_PATH QC_PC_TO_PREFIX /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
 string(REGEX REPLACE "/$" "" QC_PC_TO_PREFIX "${QC_PC_TO_PREFIX}")
-string(STRIP "${OpenMP_C_FLAGS} ${CMAKE_THREAD_LIBS_INIT}" QC_PC_LIBS_PRIVATE)
+# A static link takes hwloc's shared library (-lhwloc), not hwloc's own
+# static dependencies (Requires.private: hwloc would add -ludev, which
+# libhwloc-dev does not bring).
+string(STRIP "-lhwloc ${OpenMP_C_FLAGS} ${CMAKE_THREAD_LIBS_INIT}" QC_PC_LIBS_PRIVATE)
 configure_file(${CMAKE_CURRENT_LIST_DIR}/qcount.pc.in ${PROJECT_BINARY_DIR}/qcount.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/qcount.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
