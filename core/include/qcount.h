@@ -106,8 +106,11 @@ int qc_engine_lookup(const char *name, qc_engine_id *out);
 qc_engine_id qc_engine_default(int n);
 
 /* What counting one work unit found.  solutions is already multiplied by
- * the unit's symmetry weight; placements counts the queens the search put
- * on the board (its nodes), the measure of work done. */
+ * the unit's symmetry weight; placements is the measure of work done: for
+ * the backtracking engines (halving, eightfold, dlx, brute) the queens the
+ * search put on the board (its nodes); for join its joins, the queens
+ * placed in its bands plus the pairs of band placements and of halves it
+ * tested (the benchmark reports it as joins/s). */
 typedef struct qc_tally {
     qc_u128 solutions;
     uint64_t placements;
