@@ -137,6 +137,7 @@ static int sum_up(const run_state *r, qc_result *result)
 {
     int stopped = r->stop && __atomic_load_n(r->stop, __ATOMIC_RELAXED);
     result->seconds = qct_now_seconds() - r->rep.start;
+    result->cpu_seconds = qct_cpu_seconds() - r->rep.cpu_start;
     result->total = r->known.solutions;
     result->placements = r->known.placements;
     result->units = r->resumed;

@@ -225,6 +225,8 @@ typedef struct qc_result {
     qc_u128 placements_resumed; /* of placements, from unit_known          */
     int threads;          /* threads that ran                              */
     double seconds;       /* wall-clock time of the run                    */
+    double cpu_seconds;   /* CPU time of the calling process (every thread,
+                             user and system) over the same interval       */
 } qc_result;
 
 /* qc_run_options.bind.  A run's threads stay on the CPUs the calling

@@ -13,6 +13,11 @@
 #include "options.h"
 #include "quote.h"
 
+/* Where --help sends bug reports: the build's QC_BUG_ADDRESS (CMake). */
+#ifndef QC_BUG_ADDRESS
+#define QC_BUG_ADDRESS "qcount@example.org"
+#endif
+
 const char qc_usage_text[] =
     "Usage: qcount [OPTION]... N\n"
     "  or:  qcount [OPTION]... FIRST-LAST\n"
@@ -70,7 +75,9 @@ const char qc_usage_text[] =
     "status 2.  SIGINT and SIGTERM stop the count cleanly (exit 130 and 143);\n"
     "with --checkpoint, the units finished so far are kept for the next run.\n"
     "Started by mpirun or srun, qcount counts across the job's ranks (threads\n"
-    "per rank as above) and rank 0 alone prints; set QCOUNT_MPI=0 to count alone.\n";
+    "per rank as above) and rank 0 alone prints; set QCOUNT_MPI=0 to count alone.\n"
+    "\n"
+    "Report bugs to: " QC_BUG_ADDRESS "\n";
 
 enum { OPT_NO_BIND = 256, OPT_SMT, OPT_CHECKPOINT, OPT_PROGRESS };
 

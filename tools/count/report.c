@@ -19,21 +19,6 @@ static double run_rate(const qc_result *r)
     return r->seconds > 0 ? (double)(r->placements - r->placements_resumed) / r->seconds : 0.0;
 }
 
-/* CPU seconds (user and system, every thread) this process spent since the
- * previous call, or since it started. */
-static double cpu_seconds_since_last(void)
-{
-    static double last;
-    struct rusage u;
-    if (getrusage(RUSAGE_SELF, &u) != 0)
-        return 0.0;
-    double now = (double)u.ru_utime.tv_sec + u.ru_utime.tv_usec * 1e-6
-                 + (double)u.ru_stime.tv_sec + u.ru_stime.tv_usec * 1e-6;
-    double spent = now - last;
-    last = now;
-    return spent;
-}
-
 /* The width of a column of counts up to N=last: the published count's, or
  * room for any count of a board up to 32 when there is none. */
 static int column_width(int last, int unique)
@@ -73,7 +58,7 @@ static void print_json(const qc_options *o, const qc_result *r, const char *tota
     printf("\"engine\": \"%s\", \"threads\": %d, \"seconds\": %.6f, \"cpu_seconds\": %.6f, "
            "\"units\": %zu, \"placements\": %s, \"placements_per_second\": %.0f, "
            "\"peak_rss_kib\": %ld",
-           qc_engine_name(o->engine), r->threads, r->seconds, cpu_seconds_since_last(),
+           qc_engine_name(o->engine), r->threads, r->seconds, r->cpu_seconds,
            r->units, placements, run_rate(r), peak_kib);
     if (json_extra) {
         json_extra(stdout, ctx);

@@ -18,8 +18,8 @@
  * out: an MPI job's ranks); without it the count ran in this process, and
  * the JSON object gives the CPUs its threads ran on ("cpus": "0-3",
  * "cpu_count": 4; "" and 0 when hwloc cannot tell).  The JSON's
- * cpu_seconds are this process's since the previous report (or its
- * start).  Returns 0; 1 when --check found a count that differs from the
+ * cpu_seconds are the run's (qc_result.cpu_seconds: this process's CPU
+ * time over the interval of seconds).  Returns 0; 1 when --check found a count that differs from the
  * published one (named on stderr); or 2 with a one-line message on stderr
  * when stdout cannot be written or the symmetric counts behind --unique
  * fail. */

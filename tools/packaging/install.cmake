@@ -59,7 +59,7 @@ endif()
 
 # The man page gzipped (gzip -9n: no name nor time stamp, so the same page
 # gives the same bytes), as are the changelogs.
-set(QC_MAINTAINER "qcount maintainers <qcount@example.org>" CACHE STRING
+set(QC_MAINTAINER "qcount maintainers <${QC_BUG_ADDRESS}>" CACHE STRING
     "Maintainer of the Debian packages: name <address>")
 set(QC_PACKAGE_RELEASE 1 CACHE STRING "Debian revision of the packages")
 set(QC_DEB_VERSION ${PROJECT_VERSION}-${QC_PACKAGE_RELEASE})
