@@ -149,6 +149,8 @@ static int sum_up(const run_state *r, qc_result *result)
         result->units += r->sums[i].units;
     }
     result->threads = r->ran;
+    result->cpu_count = qct_topology_team_cpus(r->topo, r->ran, r->bind, result->cpus,
+                                               sizeof result->cpus);
     if (r->rep.hook_failed)
         return QC_EHOOK;
     if (r->unit_failed != QC_OK)

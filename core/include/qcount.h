@@ -227,6 +227,9 @@ typedef struct qc_result {
     double seconds;       /* wall-clock time of the run                    */
     double cpu_seconds;   /* CPU time of the calling process (every thread,
                              user and system) over the same interval       */
+    int cpu_count;        /* CPUs the threads ran on; 0 when hwloc cannot
+                             tell (as qc_topology_cpus for this run)       */
+    char cpus[256];       /* their OS numbers, "0-3,8"; "" when unknown    */
 } qc_result;
 
 /* qc_run_options.bind.  A run's threads stay on the CPUs the calling

@@ -6,7 +6,8 @@
  * qc_run_options grows by its size field ([growing options]): a struct
  * without a size is refused, an older caller's shorter struct is read with
  * the fields past it as zero, and a newer caller's longer one is counted
- * when its extra bytes are zero and refused when they are not.
+ * when its extra bytes are zero and refused when they are not; the
+ * result names the CPUs the run used.
  * Usage: test_api KNOWN_TSV
  */
 #include <stdio.h>
@@ -60,6 +61,13 @@ int main(int argc, char **argv)
     qc_run_options o = {.size = sizeof o, .threads = 2};
     CHECK(qc_run(plan, &o, &r) == QC_OK && r.total == known[n].total, "size = sizeof");
     CHECK(qc_run(plan, NULL, &r) == QC_OK && r.total == known[n].total, "no options");
+    /* the result says where it ran: the CPUs qc_topology_cpus names for
+     * the same threads and binding */
+    char cpus[256];
+    int count = qc_topology_cpus(r.threads, QC_BIND_PIN, cpus, sizeof cpus);
+    CHECK(r.cpu_count == count && strcmp(r.cpus, cpus) == 0, "ran on %d '%s', topology %d '%s'",
+          r.cpu_count, r.cpus, count, cpus);
+    CHECK(r.cpu_seconds >= 0 && r.seconds >= 0);
 
     qc_run_options unsized = {.threads = 2};
     CHECK(qc_run(plan, &unsized, &r) == QC_EINVAL && r.total == 0 && r.units == 0,

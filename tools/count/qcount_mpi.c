@@ -105,7 +105,12 @@ static int end_together(const qc_options *opts, qc_longrun_ctx *ctx, qct_mpi_res
             status = 2;
         }
         print_report(result);
-        int reported = qc_report_result(opts, &result->total, json_ranks, result);
+        qc_u128 unique;
+        int reported = qc_longrun_unique(opts, &result->total, &unique, msg, sizeof msg);
+        if (reported != 0)
+            qc_print_error(msg);
+        else
+            reported = qc_report_result(opts, &result->total, unique, json_ranks, result);
         if (reported != 0)
             status = reported;   /* 1: --check found a difference */
     }

@@ -28,11 +28,14 @@ static int count_one(const qc_options *o)
     char msg[512];
     rc = qc_longrun(o, plan, &result, msg, sizeof msg);   /* ledger, progress, signals */
     qc_plan_free(plan);
+    qc_u128 unique;
+    if (rc == 0)
+        rc = qc_longrun_unique(o, &result, &unique, msg, sizeof msg);
     if (rc != 0) {
         qc_print_error(msg);   /* may quote the ledger's file name */
         return rc;
     }
-    return qc_report_result(o, &result, NULL, NULL);
+    return qc_report_result(o, &result, unique, NULL, NULL);
 }
 
 int qc_range_count(const qc_options *opts)

@@ -1,10 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report.c — the result of a count as the user sees it (see report.h).
- * --unique is derived here, after the count, by Burnside over the
- * symmetric solutions (core/symcount.c): those searches are tiny next to
- * the count (N=20: 9.5 M placements against ~10^10), so the statistics
- * stay the engine's own.
+ * report.c — the result of a count as the user sees it (see report.h): it
+ * prints what the count gathered and computes nothing.
  */
 #include <string.h>
 #include <sys/resource.h>
@@ -60,13 +57,10 @@ static void print_json(const qc_options *o, const qc_result *r, const char *tota
            "\"peak_rss_kib\": %ld",
            qc_engine_name(o->engine), r->threads, r->seconds, r->cpu_seconds,
            r->units, placements, run_rate(r), peak_kib);
-    if (json_extra) {
+    if (json_extra)
         json_extra(stdout, ctx);
-    } else {
-        char cpus[256];   /* OS numbers of the CPUs this run's threads were on */
-        int count = qc_topology_cpus(r->threads, o->bind, cpus, sizeof cpus);
-        printf(", \"cpus\": \"%s\", \"cpu_count\": %d", cpus, count);
-    }
+    else
+        printf(", \"cpus\": \"%s\", \"cpu_count\": %d", r->cpus, r->cpu_count);
     qc_context_json(stdout, o);
     printf("}\n");
 }
@@ -85,21 +79,13 @@ static int check_counts(const qc_options *o, const qc_result *r, qc_u128 unique,
     return v == QC_KNOWN_DIFFER;
 }
 
-int qc_report_result(const qc_options *o, const qc_result *r,
+int qc_report_result(const qc_options *o, const qc_result *r, qc_u128 fundamental,
                      void (*json_extra)(FILE *out, void *ctx), void *ctx)
 {
     char total[48], placements[48], unique[48] = "";
     qc_u128_format(r->total, total);
-    qc_u128 fundamental = 0;
-    if (o->unique) {
-        qc_u128 r90, r180;
-        if (qc_symmetric_counts(o->n, &r90, &r180, NULL) != QC_OK) {
-            fprintf(stderr, "qcount: cannot count the symmetric solutions\n");
-            return 2;
-        }
-        fundamental = qc_fundamental_count(o->n, r->total, r90, r180);
+    if (o->unique)
         qc_u128_format(fundamental, unique);
-    }
     if (o->stats)
         fprintf(stderr, "qcount: stats: placements %s, placements/s %.0f, seconds %.6f, "
                 "units %zu, engine %s, threads %d\n",
