@@ -145,6 +145,16 @@ set(CPACK_DEBIAN_PACKAGE_RELEASE ${QC_PACKAGE_RELEASE})
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "")
 set(CPACK_STRIP_FILES ON)                       # stripped, as Debian ships binaries
+# A build with debug information (RelWithDebInfo, Debug) also gives the
+# debug symbols of the program, the library and the MPI module, apart, in
+# -dbgsym .ddeb packages; CPack's debug-info step strips the binaries then
+# (CPACK_STRIP_FILES would strip them before it sees the symbols).
+if(CMAKE_BUILD_TYPE MATCHES "^(RelWithDebInfo|Debug)$")
+  set(CPACK_STRIP_FILES OFF)
+  foreach(C PROGRAM LIB MPI)
+    set(CPACK_DEBIAN_${C}_DEBUGINFO_PACKAGE ON)
+  endforeach()
+endif()
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)          # Depends: from the ELF files
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 # (each line within 80 columns, as lintian asks)
