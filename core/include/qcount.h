@@ -217,6 +217,9 @@ typedef struct qc_run_options {
     const int *stop;
 } qc_run_options;
 
+/* What a run counted, and how and where.  The caller's storage, written
+ * whole by the library: unlike qc_run_options it has no size field, so it
+ * changes only with the library's major version (its soname). */
 typedef struct qc_result {
     qc_u128 total;        /* solutions on the whole board                  */
     qc_u128 placements;   /* queens placed by the search, all units        */
