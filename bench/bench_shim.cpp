@@ -1,8 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 // bench_shim.cpp — Google Benchmark over the C API: one benchmark per
-// (engine, N, threads), reporting wall and process CPU time and placements
-// per second.  The only C++ in qcount; it calls libqcount exactly as the
-// CLI does.  QCOUNT_BENCH_THREADS picks the thread counts (see below).
+// (engine, N, workers), each iteration what `qcount N` does (the plan
+// built, its units counted over the workers, the plan freed), reporting
+// wall and process CPU time and the engine's work per second.  The only
+// C++ in qcount; it calls libqcount exactly as the CLI does.
+// QCOUNT_BENCH_N and QCOUNT_BENCH_THREADS pick the boards and the worker
+// counts (see below).
+//
+// Names: BM_count/ENGINE/N/workers:T.  T is qc_run's thread count, not
+// Google Benchmark's own ->Threads() (the "threads" key of every JSON
+// record, always 1 here: one benchmark thread calls qc_run), hence its
+// own name.
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
@@ -13,88 +21,103 @@
 #include "qcount.h"
 #include "textbook.h"
 
-static void BM_count(benchmark::State &state, qc_engine_id engine, int n, int threads)
+// The work counter's name: qc_tally.placements is the queens placed for
+// the backtracking engines, and the join engine's joins (band placements
+// and pairs tested, core/join/unit.c) for join.
+static const char *work_name(qc_engine_id engine)
 {
-    qc_plan *plan = nullptr;
-    if (qc_plan_create(&plan, n, engine) != QC_OK) {
-        state.SkipWithError("plan not built");
-        return;
-    }
-    qc_run_options opts{};   // hooks and stop flag off
-    opts.threads = threads;
-    opts.bind = 1;
-    qc_result r{};
-    double placements = 0;
-    for (auto _ : state) {
-        if (qc_run(plan, &opts, &r) != QC_OK) {   // e.g. a unit out of memory
-            state.SkipWithError("count failed");
-            break;
-        }
-        placements += static_cast<double>(r.placements);
-        benchmark::DoNotOptimize(r.total);
-    }
-    state.counters["placements/s"] = benchmark::Counter(placements, benchmark::Counter::kIsRate);
-    state.counters["total"] = static_cast<double>(r.total);
-    state.counters["threads"] = threads;
-    state.counters["n"] = n;
-    state.SetLabel(qc_engine_name(engine));
-    qc_plan_free(plan);
+    return engine == QC_ENGINE_JOIN ? "joins/s" : "placements/s";
 }
 
-// The thread counts to time: QCOUNT_BENCH_THREADS as a list of numbers
-// and ranges ("1,2,4", "1-16", "1-4,8,16"), by default every count from 1
-// to the cores this process may use.  A malformed list is an error.
-static std::vector<int> thread_counts()
+static void BM_count(benchmark::State &state, qc_engine_id engine, int n, int workers)
 {
-    std::vector<int> out;
-    const char *spec = std::getenv("QCOUNT_BENCH_THREADS");
-    if (!spec || !*spec) {
-        for (int t = 1; t <= qc_topology_cores(); t++)
-            out.push_back(t);
-        return out;
+    qc_run_options opts{};   // hooks and stop flag off
+    opts.size = sizeof opts;
+    opts.threads = workers;
+    opts.bind = QC_BIND_PIN;
+    qc_result r{};
+    double work = 0;
+    for (auto _ : state) {
+        // a plan per iteration, as every run of the program builds one: a
+        // plan counted again would reuse what its first count cached
+        qc_plan *plan = nullptr;
+        int rc = qc_plan_create(&plan, n, engine);
+        if (rc == QC_OK)
+            rc = qc_run(plan, &opts, &r);
+        qc_plan_free(plan);
+        if (rc != QC_OK) {   // e.g. a unit out of memory
+            state.SkipWithError(qc_strerror(rc));
+            break;
+        }
+        work += static_cast<double>(r.placements);
+        benchmark::DoNotOptimize(r.total);
     }
+    state.counters[work_name(engine)] = benchmark::Counter(work, benchmark::Counter::kIsRate);
+    state.counters["total"] = static_cast<double>(r.total);
+    state.counters["n"] = n;
+    state.counters["workers"] = r.threads;   // as granted
+    state.SetLabel(qc_engine_name(engine));
+}
+
+// A list of numbers and ranges from the environment variable `var`
+// ("1,2,4", "1-16", "12-16,18"), each within [lo, hi], or `fallback` when
+// it is unset or empty.  A malformed list is an error (exit 2).
+static std::vector<int> env_list(const char *var, int lo_bound, int hi_bound, std::vector<int> fallback)
+{
+    const char *spec = std::getenv(var);
+    if (!spec || !*spec)
+        return fallback;
+    std::vector<int> out;
     const char *p = spec;
     while (*p) {
         char *end;
         long lo = std::strtol(p, &end, 10), hi = lo;
-        if (end == p || lo < 1 || lo > 4096)
+        if (end == p || lo < lo_bound)
             break;
         p = end;
         if (*p == '-') {
             hi = std::strtol(p + 1, &end, 10);
-            if (end == p + 1 || hi < lo || hi > 4096)
+            if (end == p + 1 || hi < lo)
                 break;
             p = end;
         }
-        for (long t = lo; t <= hi; t++)
-            out.push_back(static_cast<int>(t));
+        if (hi > hi_bound)
+            break;
+        for (long v = lo; v <= hi; v++)
+            out.push_back(static_cast<int>(v));
         if (*p == ',')
             p++;
         else if (*p)
             break;
     }
     if (*p || out.empty()) {
-        std::fprintf(stderr, "qcount_bench: QCOUNT_BENCH_THREADS='%s' is not a list like 1,2,4 or 1-16\n", spec);
+        std::fprintf(stderr, "qcount_bench: %s='%s' is not a list like 1,2,4 or %d-%d\n", var, spec,
+                     lo_bound, hi_bound);
         std::exit(2);
     }
     return out;
 }
 
-// One benchmark per (engine, N, threads), named count/ENGINE/n:N/threads:T,
-// timed by the wall clock with the whole process's CPU time beside it.
+// One benchmark per (engine, N, workers): N from QCOUNT_BENCH_N (default
+// 12,14,16), workers from QCOUNT_BENCH_THREADS (default every count from 1
+// to the cores this process may use).  The oracle engines, for
+// cross-checks and minutes long already at N=14, only to N=12.
 static void register_counts()
 {
-    const std::vector<int> threads = thread_counts();
-    for (int e = 0; e < QC_ENGINE_COUNT_; e++) {
-        // the oracle engines are for cross-checks, minutes already at N=14
+    std::vector<int> cores;
+    for (int t = 1; t <= qc_topology_cores(); t++)
+        cores.push_back(t);
+    const std::vector<int> workers = env_list("QCOUNT_BENCH_THREADS", 1, 4096, cores);
+    const std::vector<int> boards = env_list("QCOUNT_BENCH_N", QC_N_MIN, QC_N_MAX, {12, 14, 16});
+    for (int e = 0; qc_engine_name(static_cast<qc_engine_id>(e)); e++) {
         const bool oracle = e == QC_ENGINE_DLX || e == QC_ENGINE_BRUTE;
         const char *name = qc_engine_name(static_cast<qc_engine_id>(e));
-        for (int n : {12, 14, 16, 17, 18, 19}) {
-            if (n > (oracle ? 12 : e == QC_ENGINE_JOIN ? 19 : 17))
+        for (int n : boards) {
+            if (oracle && n > 12)
                 continue;
-            for (int t : threads) {
-                std::string id = std::string("count/") + name + "/n:" + std::to_string(n)
-                               + "/threads:" + std::to_string(t);
+            for (int t : workers) {
+                std::string id = std::string("BM_count/") + name + "/" + std::to_string(n)
+                               + "/workers:" + std::to_string(t);
                 benchmark::RegisterBenchmark(id.c_str(), BM_count, static_cast<qc_engine_id>(e), n, t)
                     ->UseRealTime()
                     ->MeasureProcessCPUTime()

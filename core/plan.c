@@ -81,38 +81,8 @@ qc_engine_id qc_plan_engine(const qc_plan *plan) { return plan ? plan->engine : 
 size_t qc_plan_unit_count(const qc_plan *plan) { return plan ? plan->unit_count : 0; }
 uint64_t qc_plan_fingerprint(const qc_plan *plan) { return plan ? plan->fingerprint : 0; }
 
-/* [fault injection] Calls left before the one that fails (0: disarmed),
- * and the unit that failed. */
-static unsigned long fault_countdown;
-static size_t fault_failed_unit = SIZE_MAX;
-
-void qc_plan_fault_arm(unsigned long k)
-{
-    __atomic_store_n(&fault_failed_unit, SIZE_MAX, __ATOMIC_RELAXED);
-    __atomic_store_n(&fault_countdown, k, __ATOMIC_RELEASE);
-}
-
-size_t qc_plan_fault_unit(void)
-{
-    return __atomic_load_n(&fault_failed_unit, __ATOMIC_ACQUIRE);
-}
-
-/* Nonzero for exactly one call once armed: the one that takes the
- * countdown from 1 to 0. */
-static int fault_fires(size_t unit)
-{
-    unsigned long left = __atomic_load_n(&fault_countdown, __ATOMIC_ACQUIRE);
-    while (left != 0) {
-        if (__atomic_compare_exchange_n(&fault_countdown, &left, left - 1, 0,
-                                        __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-            if (left != 1)
-                return 0;
-            __atomic_store_n(&fault_failed_unit, unit, __ATOMIC_RELEASE);
-            return 1;
-        }
-    }
-    return 0;
-}
+/* [fault injection] Set by the test-only library alone (test_hooks/). */
+int (*qc_plan_unit_trap)(size_t unit);
 
 int qc_plan_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
 {
@@ -122,8 +92,8 @@ int qc_plan_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
     out->placements = 0;
     if (!plan || unit >= plan->unit_count)
         return QC_EINVAL;
-    if (__builtin_expect(__atomic_load_n(&fault_countdown, __ATOMIC_RELAXED) != 0, 0)
-        && fault_fires(unit))
+    int (*trap)(size_t) = __atomic_load_n(&qc_plan_unit_trap, __ATOMIC_ACQUIRE);
+    if (__builtin_expect(trap != NULL, 0) && trap(unit))
         return QC_ENOMEM;
     int rc = plan->ops->count_unit(plan, unit, out);
     if (rc != QC_OK) {

@@ -8,7 +8,9 @@
 #define QC_PLAN_H
 
 #include "qcount.h"
-#include "test_hooks/fault_hook.h"   /* the test-only trap: [fault injection] */
+
+/* Engines in the registry (plan.c): the public ids run 0..QC_ENGINE_BRUTE. */
+#define QC_ENGINE_COUNT_ (QC_ENGINE_BRUTE + 1)
 
 typedef struct qc_engine_ops {
     const char *name;
@@ -39,6 +41,14 @@ struct qc_plan {
     uint64_t fingerprint;   /* set by the engine's build */
     void *engine_data;      /* owned by the engine */
 };
+
+/* [fault injection] The plan's test trap: NULL, except in a test program
+ * linked with the test-only library qcount_fault_trap
+ * (test_hooks/fault_trap.c), which sets it; then a unit for which it
+ * returns nonzero fails with QC_ENOMEM without counting, as a unit that
+ * ran out of memory does.  Never exported from libqcount.so.  A real count
+ * pays one load per unit. */
+extern int (*qc_plan_unit_trap)(size_t unit);
 
 /* The engines' tables, one per file that implements an engine. */
 extern const qc_engine_ops qc_halving_ops;

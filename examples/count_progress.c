@@ -35,6 +35,12 @@ static long parse(const char *s, long lo, long hi)
 
 int main(int argc, char **argv)
 {
+    /* the library found at run time must be of these headers' major
+     * version, whose ABI this program was built for */
+    if (qc_version() / 10000 != QC_VERSION_MAJOR) {
+        fprintf(stderr, "libqcount %s, built for %s\n", qc_version_string(), QC_VERSION);
+        return 1;
+    }
     long n = argc > 1 ? parse(argv[1], QC_N_MIN, QC_N_MAX) : -1;
     long threads = argc > 2 ? parse(argv[2], 0, 4096) : 0;
     if (argc > 3 || n < 0 || threads < 0) {
@@ -46,22 +52,22 @@ int main(int argc, char **argv)
     qc_plan *plan;
     int rc = qc_plan_create(&plan, (int)n, qc_engine_default((int)n));
     if (rc != QC_OK) {
-        fprintf(stderr, "qc_plan_create: error %d\n", rc);
+        fprintf(stderr, "qc_plan_create: %s\n", qc_strerror(rc));
         return 1;
     }
     size_t shown = (size_t)-1;
-    qc_run_options opts = {.threads = (int)threads, .bind = 1,
+    qc_run_options opts = {.size = sizeof opts, .threads = (int)threads, .bind = QC_BIND_PIN,
                            .hook_ctx = &shown, .progress = on_progress};
     qc_result result;
     rc = qc_run(plan, &opts, &result);
     qc_plan_free(plan);
     if (rc != QC_OK) {
-        fprintf(stderr, "qc_run: error %d\n", rc);
+        fprintf(stderr, "qc_run: %s\n", qc_strerror(rc));
         return 1;
     }
     char total[48];
     printf("%s\n", qc_u128_format(result.total, total));
-    fprintf(stderr, "%zu units on %d threads in %.3f s (qcount %s)\n", result.units,
-            result.threads, result.seconds, QC_VERSION);
+    fprintf(stderr, "%zu units on %d threads in %.3f s (libqcount %s)\n", result.units,
+            result.threads, result.seconds, qc_version_string());
     return 0;
 }

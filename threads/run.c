@@ -24,6 +24,7 @@
  * their tallies are right (a ledger keeps them for the next run).
  */
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -140,6 +141,7 @@ static int sum_up(const run_state *r, qc_result *result)
 {
     int stopped = r->stop && __atomic_load_n(r->stop, __ATOMIC_RELAXED);
     result->seconds = qct_now_seconds() - r->rep.start;
+    result->cpu_seconds = qct_cpu_seconds() - r->rep.cpu_start;
     result->total = r->known.solutions;
     result->placements = r->known.placements;
     result->units = r->resumed;
@@ -149,6 +151,8 @@ static int sum_up(const run_state *r, qc_result *result)
     result->placements += r->sum.placements;
     result->units += r->sum.units;
     result->threads = r->ran;
+    result->cpu_count = qct_topology_team_cpus(r->topo, r->ran, r->bind, result->cpus,
+                                               sizeof result->cpus);
     if (r->rep.hook_failed)
         return QC_EHOOK;
     if (r->unit_failed != QC_OK)
@@ -156,13 +160,41 @@ static int sum_up(const run_state *r, qc_result *result)
     return stopped && result->units < r->unit_count ? QC_ESTOP : QC_OK;
 }
 
+/* The first release's qc_run_options ends with stop: a caller's struct is
+ * at least that long. */
+#define RUN_OPTIONS_SIZE_FIRST (offsetof(qc_run_options, stop) + sizeof(const int *))
+
+/* [growing options] The caller's options as this library knows them, in
+ * *copy: the fields within in->size, zero past it; QC_ENOTSUP when a
+ * newer caller set a field past this library's struct. */
+static int run_options_take(const qc_run_options *in, qc_run_options *copy)
+{
+    if (in->size < RUN_OPTIONS_SIZE_FIRST)
+        return QC_EINVAL;
+    for (size_t i = sizeof *copy; i < in->size; i++)
+        if (((const unsigned char *)in)[i] != 0)
+            return QC_ENOTSUP;
+    memset(copy, 0, sizeof *copy);
+    memcpy(copy, in, in->size < sizeof *copy ? in->size : sizeof *copy);
+    return QC_OK;
+}
+
 int qc_run(const qc_plan *plan, const qc_run_options *opts, qc_result *result)
 {
-    if (!plan || !result
-        || (opts && (opts->threads < 0 || opts->threads > QC_THREADS_MAX
-                     || (opts->bind & ~(QC_BIND_PIN | QC_BIND_SMT)))))
+    if (result)
+        memset(result, 0, sizeof *result);   /* an error before counting: nothing counted */
+    if (!plan || !result)
         return QC_EINVAL;
-    memset(result, 0, sizeof *result);   /* an error before counting: nothing counted */
+    qc_run_options known;
+    if (opts) {
+        int taken = run_options_take(opts, &known);
+        if (taken != QC_OK)
+            return taken;
+        opts = &known;
+    }
+    if (opts && (opts->threads < 0 || opts->threads > QC_THREADS_MAX
+                 || (opts->bind & ~(QC_BIND_PIN | QC_BIND_SMT))))
+        return QC_EINVAL;
     run_state r;
     int rc = run_open(&r, plan, opts);
     if (rc != QC_OK)

@@ -54,6 +54,7 @@ void qct_report_begin(qct_reporter *r, const qc_run_options *hooks, const qc_pla
         .where = {.units_done = resumed, .units_total = units, .units_resumed = resumed,
                   .work_done = total - left, .work_total = total, .work_resumed = total - left},
         .start = start,
+        .cpu_start = qct_cpu_seconds(),
     };
     if (hooks && hooks->progress)
         hooks->progress(hooks->hook_ctx, &r->where);

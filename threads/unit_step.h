@@ -62,6 +62,7 @@ typedef struct qct_reporter {
     const qc_plan *plan;           /* for the units' estimated work        */
     qc_progress where;
     double start;                  /* qct_now_seconds() at the start       */
+    double cpu_start;              /* qct_cpu_seconds() at the same time   */
     int hook_failed;               /* unit_done returned nonzero (stored
                                       atomically: others may read it)      */
 } qct_reporter;

@@ -30,14 +30,31 @@
 extern "C" {
 #endif
 
-#define QC_VERSION "0.1.0"
+/* The version of these headers; the top-level CMakeLists.txt reads it from
+ * here, so this is its one place.  The library's own is qc_version(): a
+ * program may compare the two (same major: the same ABI). */
+#define QC_VERSION_MAJOR 0
+#define QC_VERSION_MINOR 1
+#define QC_VERSION_PATCH 0
+#define QC_VERSION_NUMBER (QC_VERSION_MAJOR * 10000 + QC_VERSION_MINOR * 100 + QC_VERSION_PATCH)
+#define QC_VERSION_STR_(x) #x
+#define QC_VERSION_STR(x) QC_VERSION_STR_(x)
+#define QC_VERSION                                                                             \
+    QC_VERSION_STR(QC_VERSION_MAJOR) "." QC_VERSION_STR(QC_VERSION_MINOR) "."                  \
+    QC_VERSION_STR(QC_VERSION_PATCH)
+
+/* The running library's version: QC_VERSION_NUMBER and QC_VERSION as it
+ * was built, e.g. 100 and "0.1.0". */
+unsigned qc_version(void);
+const char *qc_version_string(void);
 
 /* Boards are bitmasks in 32-bit words, so N is at most 32.  Totals pass
- * 2^64 from N=29 on, so every total is kept in 128 bits. */
+ * 2^64 from N=29 on, so every total is kept in 128 bits (a GCC and clang
+ * type; __extension__ keeps -Wpedantic quiet about it). */
 #define QC_N_MIN 1
 #define QC_N_MAX 32
 
-typedef unsigned __int128 qc_u128;
+__extension__ typedef unsigned __int128 qc_u128;
 
 /* Writes v in decimal into buf (at least 40 bytes); returns buf (NULL when
  * buf is NULL). */
@@ -50,8 +67,15 @@ enum {
     QC_ENOMEM = 2,  /* an allocation failed */
     QC_ESTOP = 3,   /* a run was asked to stop before it finished */
     QC_EHOOK = 4,   /* a run's unit_done hook failed (e.g. its ledger) */
-    QC_ENOTSUP = 5  /* this CPU lacks what was asked for (qc_isa_select) */
+    QC_ENOTSUP = 5  /* not supported here: a CPU level this CPU lacks
+                       (qc_isa_select), an engine without a second path
+                       (qc_plan_recount_unit), an option this library
+                       does not know (qc_run_options.size) */
 };
+
+/* A short English description of an error code ("out of memory"); a
+ * static string, "unknown error" for a code not listed above. */
+const char *qc_strerror(int code);
 
 /* ---- instruction-set levels (core/isa.c) ---------------------------- */
 
@@ -79,8 +103,7 @@ typedef enum qc_engine_id {
     QC_ENGINE_EIGHTFOLD,   /* all 8 symmetries over border constellations */
     QC_ENGINE_JOIN,        /* meet in the middle: top halves x bottom halves */
     QC_ENGINE_DLX,         /* oracle: exact cover by dancing links      */
-    QC_ENGINE_BRUTE,       /* oracle: plain permutation search, no bitmasks */
-    QC_ENGINE_COUNT_
+    QC_ENGINE_BRUTE        /* oracle: plain permutation search, no bitmasks */
 } qc_engine_id;
 
 /* The engine's short name ("halving", ...); NULL for an unknown id. */
@@ -93,8 +116,11 @@ int qc_engine_lookup(const char *name, qc_engine_id *out);
 qc_engine_id qc_engine_default(int n);
 
 /* What counting one work unit found.  solutions is already multiplied by
- * the unit's symmetry weight; placements counts the queens the search put
- * on the board (its nodes), the measure of work done. */
+ * the unit's symmetry weight; placements is the measure of work done: for
+ * the backtracking engines (halving, eightfold, dlx, brute) the queens the
+ * search put on the board (its nodes); for join its joins, the queens
+ * placed in its bands plus the pairs of band placements and of halves it
+ * tested (the benchmark reports it as joins/s). */
 typedef struct qc_tally {
     qc_u128 solutions;
     uint64_t placements;
@@ -116,17 +142,17 @@ size_t qc_plan_unit_count(const qc_plan *plan);
 /* A 64-bit digest of the split (engine, N, depth and every unit's
  * pre-placement): two plans with the same fingerprint have the same units. */
 uint64_t qc_plan_fingerprint(const qc_plan *plan);
+/* An estimate of the work in unit `unit`, relative to the plan's other
+ * units (only ratios mean anything): for the progress line's share done
+ * and time left.  1 for every unit of an engine that does not estimate;
+ * 0 for a unit out of range or a NULL plan. */
+double qc_plan_unit_cost(const qc_plan *plan, size_t unit);
 /* Counts unit `unit` (< qc_plan_unit_count) from scratch into *out.  Pure:
  * safe to call from many threads at once on the same plan.  Returns QC_OK;
  * QC_ENOMEM when the unit's working memory could not be allocated;
  * QC_EINVAL when unit is out of range or plan or out is NULL.  On an error
  * *out (when not NULL) is zero and the unit is not counted: it must not
  * join a total nor be recorded as done. */
-/* An estimate of the work in unit `unit`, relative to the plan's other
- * units (only ratios mean anything): for the progress line's share done
- * and time left.  1 for every unit of an engine that does not estimate;
- * 0 for a unit out of range or a NULL plan. */
-double qc_plan_unit_cost(const qc_plan *plan, size_t unit);
 int qc_plan_count_unit(const qc_plan *plan, size_t unit, qc_tally *out);
 /* The same, watching *stop (NULL: never stops): when *stop turns nonzero
  * (an atomic or signal-handler store), the count ends within about a
@@ -177,7 +203,16 @@ typedef struct qc_progress {
 /* The most threads a run takes (qc_run_options.threads). */
 #define QC_THREADS_MAX 4096
 
+/* A run's options.  Set size to sizeof(qc_run_options) (the size the
+ * caller was compiled with), and zero what is not used:
+ *   qc_run_options o = {.size = sizeof o, .threads = 4};
+ * so that a later library with more fields at the end still reads an
+ * older caller's struct (the fields past size are taken as zero), and an
+ * older library refuses a newer caller's nonzero field it cannot honour
+ * (QC_ENOTSUP) instead of ignoring it.  New fields are only ever added at
+ * the end.  [growing options] (threads/run.c) */
 typedef struct qc_run_options {
+    size_t size;          /* sizeof(qc_run_options): required             */
     int threads;          /* 0: one per slot (see QC_BIND_SMT below); at
                              most QC_THREADS_MAX                           */
     int bind;             /* QC_BIND_* flags, below                        */
@@ -201,6 +236,9 @@ typedef struct qc_run_options {
     const int *stop;
 } qc_run_options;
 
+/* What a run counted, and how and where.  The caller's storage, written
+ * whole by the library: unlike qc_run_options it has no size field, so it
+ * changes only with the library's major version (its soname). */
 typedef struct qc_result {
     qc_u128 total;        /* solutions on the whole board                  */
     qc_u128 placements;   /* queens placed by the search, all units        */
@@ -209,6 +247,11 @@ typedef struct qc_result {
     qc_u128 placements_resumed; /* of placements, from unit_known          */
     int threads;          /* threads that ran                              */
     double seconds;       /* wall-clock time of the run                    */
+    double cpu_seconds;   /* CPU time of the calling process (every thread,
+                             user and system) over the same interval       */
+    int cpu_count;        /* CPUs the threads ran on; 0 when hwloc cannot
+                             tell (as qc_topology_cpus for this run)       */
+    char cpus[256];       /* their OS numbers, "0-3,8"; "" when unknown    */
 } qc_result;
 
 /* qc_run_options.bind.  A run's threads stay on the CPUs the calling
@@ -232,10 +275,12 @@ int qc_topology_cores(void);
 int qc_topology_cpus(int threads, int bind, char *buf, size_t len);
 
 /* Counts every unit of plan over opts->threads threads (opts NULL: the
- * defaults); fills *result.  Returns QC_EINVAL (nothing counted) for plan
- * or result NULL, threads < 0 or past QC_THREADS_MAX, or unknown bind
- * flags; QC_OK, or QC_ESTOP / QC_EHOOK with *result covering the units
- * finished before the stop, or QC_ENOMEM when a unit ran out of memory
+ * defaults, one thread per slot, pinned); fills *result.  Returns QC_OK;
+ * QC_EINVAL (nothing counted) for plan or result NULL, opts->size smaller
+ * than this first release's struct, threads < 0 or past QC_THREADS_MAX,
+ * or unknown bind flags; QC_ENOTSUP for a nonzero field past the options
+ * this library knows; QC_ESTOP / QC_EHOOK with *result covering the units
+ * finished before the stop; or QC_ENOMEM when a unit ran out of memory
  * (qc_plan_count_unit): that unit is dropped, never passed to unit_done,
  * no unit starts after it, and *result covers the units finished (those
  * under way when it failed run to their end and reach unit_done); the

@@ -45,7 +45,7 @@ static int check_engine(const known_count *known, int n, qc_engine_id e, qc_u128
           qc_plan_unit_count(plan) == qc_plan_unit_count(again),
           "%s n=%d: two builds differ", name, n);
     qc_tally serial = count_serially(plan);
-    qc_run_options opts = {.threads = 2, .bind = 0};
+    qc_run_options opts = {.size = sizeof opts, .threads = 2, .bind = 0};
     qc_result r;
     CHECK(qc_run(again, &opts, &r) == QC_OK, "%s n=%d: run failed", name, n);
     char got[48], want[48];
@@ -72,8 +72,13 @@ int main(int argc, char **argv)
     known_count known[QC_N_MAX + 1] = {{0, 0}};
     known_load(argv[1], known);
     const int lo = atoi(argv[2]), hi = atoi(argv[3]);
-    int use[QC_ENGINE_COUNT_];
-    for (int e = 0; e < QC_ENGINE_COUNT_; e++)
+    /* the engines: the public ids 0.. as far as qc_engine_name knows them */
+    int engines = 0;
+    while (qc_engine_name((qc_engine_id)engines))
+        engines++;
+    CHECK(engines == QC_ENGINE_BRUTE + 1, "qc_engine_name knows %d engines", engines);
+    int use[QC_ENGINE_BRUTE + 1];
+    for (int e = 0; e < engines; e++)
         use[e] = argc == 4;
     for (int a = 4; a < argc; a++) {
         qc_engine_id e;
@@ -89,14 +94,14 @@ int main(int argc, char **argv)
           "the default engine from N=14 is not join, the fastest");
     CHECK(qc_engine_default(13) == QC_ENGINE_EIGHTFOLD && qc_engine_default(1) == QC_ENGINE_EIGHTFOLD,
           "the default engine below N=14 is not eightfold");
-    uint64_t previous[QC_ENGINE_COUNT_] = {0};
+    uint64_t previous[QC_ENGINE_BRUTE + 1] = {0};
     for (int n = lo; n <= hi; n++) {
         qc_u128 r90, r180;
         CHECK(qc_symmetric_counts(n, &r90, &r180, NULL) == QC_OK, "n=%d: symmetric counts", n);
         qc_u128 first_total = 0;
         int first = -1;
-        uint64_t prints[QC_ENGINE_COUNT_] = {0};
-        for (int e = 0; e < QC_ENGINE_COUNT_; e++) {
+        uint64_t prints[QC_ENGINE_BRUTE + 1] = {0};
+        for (int e = 0; e < engines; e++) {
             if (!use[e])
                 continue;
             qc_u128 total;
@@ -112,8 +117,8 @@ int main(int argc, char **argv)
             CHECK(total == first_total, "%s n=%d: disagrees with %s", qc_engine_name((qc_engine_id)e),
                   n, qc_engine_name((qc_engine_id)first));
         }
-        for (int e = 0; e < QC_ENGINE_COUNT_; e++)
-            for (int f = e + 1; f < QC_ENGINE_COUNT_; f++)
+        for (int e = 0; e < engines; e++)
+            for (int f = e + 1; f < engines; f++)
                 CHECK(!use[e] || !use[f] || prints[e] != prints[f],
                       "n=%d: engines %d and %d share a fingerprint", n, e, f);
     }

@@ -347,7 +347,7 @@ static void test_plan_reuse(const known_count *known)
             const int threads = 1 + run / 2;
             uint64_t evicted0, evicted1;
             const uint64_t before = qcj_shared_listings(jp->shared, &evicted0);
-            qc_run_options opts = {.threads = threads};
+            qc_run_options opts = {.size = sizeof opts, .threads = threads};
             qc_result r;
             CHECK(qc_run(p, &opts, &r) == QC_OK && r.total == known[n].total, "n=%d qc_run %d", n, run);
             const uint64_t listed_now = qcj_shared_listings(jp->shared, &evicted1) - before;

@@ -162,7 +162,7 @@ static void test_plan_fingerprint(void)
     qc_plan *p;
     CHECK(qc_plan_create(&p, 0, QC_ENGINE_HALVING) == QC_EINVAL, "N=0 refused");
     CHECK(qc_plan_create(&p, QC_N_MAX + 1, QC_ENGINE_HALVING) == QC_EINVAL, "N too large refused");
-    CHECK(qc_plan_create(&p, 8, QC_ENGINE_COUNT_) == QC_EINVAL, "bad engine refused");
+    CHECK(qc_plan_create(&p, 8, (qc_engine_id)(QC_ENGINE_BRUTE + 1)) == QC_EINVAL, "bad engine refused");
 }
 
 /* Totals past 2^64 (Q(29) and up): 128-bit sums and decimal printing. */

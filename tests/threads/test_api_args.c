@@ -73,7 +73,7 @@ static void plans(void)
 
     /* runs */
     qc_result r;
-    qc_run_options o = {0};
+    qc_run_options o = {.size = sizeof o};
     CHECK(qc_run(NULL, NULL, &r) == QC_EINVAL);
     CHECK(qc_run(p, NULL, NULL) == QC_EINVAL);
     o.threads = -1;

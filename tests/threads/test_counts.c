@@ -36,7 +36,7 @@ int main(int argc, char **argv)
             if (threads == 0)   /* more threads than units, as far as a run takes */
                 threads = qc_plan_unit_count(plan) + 3 < QC_THREADS_MAX
                           ? (int)qc_plan_unit_count(plan) + 3 : QC_THREADS_MAX;
-            qc_run_options opts = {.threads = threads, .bind = 1};
+            qc_run_options opts = {.size = sizeof opts, .threads = threads, .bind = 1};
             qc_result r;
             int rc = qc_run(plan, &opts, &r);
             char got[48], want[48];

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_fault.c — units that fail.  The plan's test-only trap ([fault
- * injection], core/plan.h) makes the K-th qc_plan_count_unit call fail with
+ * injection], core/test_hooks/fault_hook.h) makes the K-th qc_plan_count_unit call fail with
  * QC_ENOMEM, as a unit that ran out of memory does; then qc_run, on two
  * threads with a real checkpoint ledger behind unit_done, returns QC_ENOMEM,
  * reports an incomplete count and never passes the failed unit to
@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fault_hook.h"
 #include "plan.h"
 #include "check.h"
 #include "known.h"
@@ -93,7 +94,7 @@ static void test_run(const char *dir, int n, qc_engine_id engine, int threads, u
         return;
     }
     int stop = 0;
-    qc_run_options o = {.threads = threads, .bind = 0, .hook_ctx = &c, .unit_known = unit_known,
+    qc_run_options o = {.size = sizeof o, .threads = threads, .bind = 0, .hook_ctx = &c, .unit_known = unit_known,
                         .unit_done = unit_done, .stop = &stop};
     qc_result r;
     qc_plan_fault_arm(k);

@@ -71,7 +71,7 @@ static void work_books(void)
     }
     CHECK(qc_plan_unit_cost(plan, units) == 0);
     CHECK(largest > 2 * smallest, "join units should differ in cost");
-    qc_run_options o = {.threads = 2, .bind = 0, .hook_ctx = &h, .unit_known = known_even,
+    qc_run_options o = {.size = sizeof o, .threads = 2, .bind = 0, .hook_ctx = &h, .unit_known = known_even,
                         .unit_done = record, .progress = progress};
     qc_result r;
     CHECK(qc_run(plan, &o, &r) == QC_OK);
@@ -96,7 +96,7 @@ int main(int argc, char **argv)
     const size_t units = qc_plan_unit_count(plan);
     hooks h = {.plan = plan, .done_calls = calloc(units, sizeof(unsigned))};
     int stop = 0;
-    qc_run_options o = {.threads = 3, .bind = 0, .hook_ctx = &h, .unit_known = known_even,
+    qc_run_options o = {.size = sizeof o, .threads = 3, .bind = 0, .hook_ctx = &h, .unit_known = known_even,
                         .unit_done = record, .progress = progress, .stop = &stop};
     qc_result r;
     CHECK(qc_run(plan, &o, &r) == QC_OK);
@@ -131,7 +131,7 @@ int main(int argc, char **argv)
     /* the eightfold engine under qc_run: a raised flag, QC_ESTOP */
     if (qc_plan_create(&plan, 16, QC_ENGINE_EIGHTFOLD) != QC_OK)
         return 1;
-    qc_run_options eo = {.threads = 2, .bind = 0, .stop = &stop};
+    qc_run_options eo = {.size = sizeof eo, .threads = 2, .bind = 0, .stop = &stop};
     stop = 1;
     CHECK(qc_run(plan, &eo, &r) == QC_ESTOP);
     CHECK(r.units == 0 && r.total == 0);

@@ -27,14 +27,41 @@ for args in "" "0" "33" "12 nosuch" "12 join extra" "12 --max-threads 0"; do
 done
 
 if [ -n "$bench" ]; then
-    QCOUNT_BENCH_THREADS=1-2 "$bench" --benchmark_filter='count/(join|halving)/n:12/' --benchmark_min_time=0.01 \
+    # the user's N and worker counts, two repetitions each
+    QCOUNT_BENCH_N=11 QCOUNT_BENCH_THREADS=1-2 "$bench" --benchmark_filter='BM_count/(join|halving)/' \
+        --benchmark_min_time=0.01 --benchmark_repetitions=2 \
         --benchmark_out="$tmp/bench.json" --benchmark_out_format=json >/dev/null 2>&1 || bad "qcount_bench run"
-    grep -q '"name": "count/join/n:12/threads:2' "$tmp/bench.json" && ok || bad "engine names and thread counts in benchmark names"
+    python3 - "$tmp/bench.json" "$(known_total 11)" >"$tmp/check.txt" <<'PY' && ok || { bad "benchmark JSON"; cat "$tmp/check.txt"; }
+import json, re, sys
+from collections import Counter
+text = open(sys.argv[1]).read()
+data = json.loads(text)
+runs = [b for b in data["benchmarks"] if b.get("run_type") == "iteration"]
+# Google Benchmark appends its own fields (process_time, real_time)
+def base(b):
+    return b["run_name"].split("/process_time")[0]
+names = sorted({base(b) for b in runs})
+want = [f"BM_count/{e}/11/workers:{t}" for e in ("halving", "join") for t in (1, 2)]
+assert names == want, names
+for b in runs:
+    assert b["total"] == int(sys.argv[2]), b
+    assert b["n"] == 11 and b["workers"] == int(base(b).split(":")[-1]), b
+    # one work counter, named for what the engine counts
+    assert ("joins/s" in b) == b["run_name"].startswith("BM_count/join/"), b
+    assert ("placements/s" in b) != ("joins/s" in b), b
+# one "threads" key per record, Google Benchmark's own
+for record in re.findall(r"\{[^{}]*\}", text):
+    assert record.count('"threads"') <= 1, record
+assert all(b["threads"] == 1 for b in runs)
+assert Counter(base(b) for b in runs) == {n: 2 for n in want}
+PY
     python3 "$speedup" "$tmp/bench.json" --plot "$tmp/scaling" >"$tmp/table.md" || bad "speedup.py"
-    [ "$(grep -c '^| 12 | ' "$tmp/table.md")" -eq 4 ] && ok || bad "speed-up table rows"
-    grep -q '^| 12 | join | 1 | .* | 1.00 | 1.00 |$' "$tmp/table.md" && ok || bad "speed-up table base row"
+    [ "$(grep -c '^| 11 | ' "$tmp/table.md")" -eq 4 ] && ok || bad "speed-up table rows"
+    grep -q '^| 11 | join | 1 | 2 | .* | 1.00 | 1.00 |$' "$tmp/table.md" && ok || bad "speed-up table base row"
     head -c 8 "$tmp/scaling.png" | od -An -c | grep -q 'P   N   G' && ok || bad "plot png"
     grep -q '<svg' "$tmp/scaling.svg" && ok || bad "plot svg"
-    QCOUNT_BENCH_THREADS=2-1 "$bench" --benchmark_filter=none >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "bad thread list refused"
+    for var in QCOUNT_BENCH_THREADS=2-1 QCOUNT_BENCH_N=33 QCOUNT_BENCH_N=x; do
+        env "$var" "$bench" --benchmark_filter=none >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "$var accepted"
+    done
 fi
 report bench

@@ -88,6 +88,7 @@ expect_error "invalid board size '1\\\\n0'" --solve "$(printf '1\n0')"
 
 # --help and --version: stdout, status 0
 "$qcount" --help >"$tmp/out" 2>"$tmp/err" && grep -q '^Usage: qcount' "$tmp/out" && [ ! -s "$tmp/err" ] && ok || bad "--help"
+tail -n 1 "$tmp/out" | grep -Eq '^Report bugs to: [^ @]+@[^ @]+$' && ok || bad "--help's last line: $(tail -n 1 "$tmp/out")"
 "$qcount" -h 5 >"$tmp/out" 2>&1 && grep -q -- '--threads' "$tmp/out" && ok || bad "-h"
 "$qcount" --version >"$tmp/out" 2>&1 && grep -qE '^qcount [0-9]+\.[0-9]+\.[0-9]+$' "$tmp/out" && ok || bad "--version"
 

@@ -4,7 +4,7 @@
 # `qcount 17 --unique` prints the total and the fundamental count (OEIS
 # A000170 / A002562), each alone on its line, with the default engine.
 # Not in the sanitizer runs (label `small`): a few seconds in Release.
-# (N=18, the other acceptance check, takes ~20 s on 2 cores: see README.)
+# (N=18, the other acceptance check, takes ~20 s on 2 cores.)
 # Usage: cli_unique_test.sh QCOUNT
 set -u
 qcount=$1

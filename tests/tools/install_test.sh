@@ -38,19 +38,29 @@ $libdir/cmake/qcount/qcountConfig.cmake
 $libdir/cmake/qcount/qcountConfigVersion.cmake
 $libdir/cmake/qcount/qcountTargets.cmake
 $libdir/cmake/qcount/qcountTargets-CONFIG.cmake
+$libdir/cmake/qcount/qcountStaticTargets.cmake
+$libdir/cmake/qcount/qcountStaticTargets-CONFIG.cmake
 $module
 share/bash-completion/completions/qcount
-share/doc/qcount/LICENSE
-share/man/man1/qcount.1
+share/doc/libqcount$major/changelog.Debian.gz
+share/doc/libqcount$major/copyright
+share/doc/libqcount-dev/changelog.Debian.gz
+share/doc/libqcount-dev/copyright
+share/doc/qcount/changelog.Debian.gz
+share/doc/qcount/copyright
+${module:+share/doc/qcount-mpi/changelog.Debian.gz}
+${module:+share/doc/qcount-mpi/copyright}
+${module:+share/man/man1/qcount-mpirun.1.gz}
+share/man/man1/qcount.1.gz
 EOF2
 )
-got=$(files "$prefix" | sed 's|qcountTargets-[a-z]*\.cmake$|qcountTargets-CONFIG.cmake|')
+got=$(files "$prefix" | sed -E 's/(qcount(Static)?Targets)-[a-z]*\.cmake$/\1-CONFIG.cmake/')
 if [ "$got" = "$expected" ]; then ok; else
     bad "installed files differ from the expected list:"; diff <(echo "$expected") <(echo "$got"); fi
 for h in qcount.h qcount_solutions.h; do
     cmp -s "$src/core/include/$h" "$prefix/include/$h" && ok || bad "include/$h is not core/include/$h"
 done
-cmp -s "$src/tools/man/qcount.1" "$prefix/share/man/man1/qcount.1" && ok || bad "installed man page differs"
+gzip -dc "$prefix/share/man/man1/qcount.1.gz" | cmp -s "$src/tools/man/qcount.1" - && ok || bad "installed man page differs"
 if [ -n "$launcher" ]; then
     [ -x "$prefix/$launcher" ] && cmp -s "$src/tools/scripts/qcount-mpirun" "$prefix/$launcher" \
         && ok || bad "$launcher is not tools/scripts/qcount-mpirun, executable"
@@ -99,25 +109,61 @@ if cmake -S "$src/examples" -B "$tmp/ex-cmake" -DCMAKE_PREFIX_PATH="$prefix" -DC
        >"$tmp/cmake.log" 2>&1 && cmake --build "$tmp/ex-cmake" >>"$tmp/cmake.log" 2>&1; then
     ok; run_example find_package "$tmp/ex-cmake/count_progress"
 else bad "example by find_package(qcount) does not build"; cat "$tmp/cmake.log"; fi
+# and statically: pkg-config --static gives what libqcount.a needs
+static_libs=$(PKG_CONFIG_PATH=$prefix/$libdir/pkgconfig pkg-config --static --libs qcount 2>&1) \
+    && "$cc" -O2 $(PKG_CONFIG_PATH=$prefix/$libdir/pkgconfig pkg-config --cflags qcount) \
+        -o "$tmp/ex-static" "$src/examples/count_progress.c" -Wl,-Bstatic -lqcount -Wl,-Bdynamic \
+        $(sed 's/-lqcount//' <<<"$static_libs") >"$tmp/static.log" 2>&1 \
+    && ! ldd "$tmp/ex-static" | grep -q libqcount && ok \
+    && run_example pkg-config-static "$tmp/ex-static" \
+    || { bad "example linked statically by pkg-config --static: $static_libs"; cat "$tmp/static.log"; }
+# the shared library's users need no hwloc: find_package(qcount) where
+# pkg-config finds none still gives qcount::qcount, and refuses the static
+# component
+nohwloc() { PKG_CONFIG_LIBDIR=$tmp/no-pc PKG_CONFIG_PATH= "$@"; }
+if nohwloc cmake -S "$src/examples" -B "$tmp/ex-nohwloc" -DCMAKE_PREFIX_PATH="$prefix" \
+       -DCMAKE_C_COMPILER="$cc" >"$tmp/nohwloc.log" 2>&1 \
+       && cmake --build "$tmp/ex-nohwloc" >>"$tmp/nohwloc.log" 2>&1; then
+    ok; run_example find_package-without-hwloc "$tmp/ex-nohwloc/count_progress"
+else bad "find_package(qcount) without hwloc"; cat "$tmp/nohwloc.log"; fi
+mkdir -p "$tmp/static-need"
+printf 'cmake_minimum_required(VERSION 3.18)\nproject(s LANGUAGES C)\nfind_package(qcount REQUIRED COMPONENTS static)\n' \
+    >"$tmp/static-need/CMakeLists.txt"
+nohwloc cmake -S "$tmp/static-need" -B "$tmp/static-need/b" -DCMAKE_PREFIX_PATH="$prefix" \
+    -DCMAKE_C_COMPILER="$cc" >"$tmp/static-need.log" 2>&1 \
+    && bad "find_package(qcount COMPONENTS static) without hwloc succeeded" || ok
+cmake -S "$tmp/static-need" -B "$tmp/static-need/c" -DCMAKE_PREFIX_PATH="$prefix" \
+    -DCMAKE_C_COMPILER="$cc" >"$tmp/static-have.log" 2>&1 \
+    && ok || { bad "find_package(qcount COMPONENTS static) with hwloc"; cat "$tmp/static-have.log"; }
 
-# ---- the Debian package: the same files, and its qcount counts
+# ---- the Debian packages: together the same files (their programs and
+# libraries stripped), and their qcount counts.  (tools/scripts/
+# deb-check.sh installs them for real and runs lintian.)
 if cpack -G DEB --config "$build/CPackConfig.cmake" -B "$tmp/pkg" >"$tmp/cpack.log" 2>&1; then ok; else
     bad "cpack -G DEB"; cat "$tmp/cpack.log"; fi
-deb=$(ls "$tmp"/pkg/qcount_"$version"_*.deb 2>/dev/null | head -n 1)
-if [ -n "$deb" ] && dpkg-deb -x "$deb" "$tmp/deb"; then
+deb=$(ls "$tmp"/pkg/qcount_"$version"-*_*.deb 2>/dev/null | head -n 1)
+names=$(for d in "$tmp"/pkg/*.deb; do dpkg-deb -f "$d" Package; done | sort | tr '\n' ' ')
+want="libqcount-dev libqcount$major qcount ${module:+qcount-mpi }"
+[ "$names" = "$want" ] && ok || bad "packages '$names', not '$want'"
+if [ -n "$deb" ] && for d in "$tmp"/pkg/*.deb; do dpkg-deb -x "$d" "$tmp/deb" || exit 1; done; then
     ok
     debfiles=$(files "$tmp/deb/usr")
     [ "$debfiles" = "$(files "$prefix")" ] && ok \
-        || { bad "the .deb's files differ from the install:"; diff <(files "$prefix") <(echo "$debfiles"); }
+        || { bad "the .debs' files differ from the install:"; diff <(files "$prefix") <(echo "$debfiles"); }
     for f in $debfiles; do
-        [ -L "$prefix/$f" ] || cmp -s "$prefix/$f" "$tmp/deb/usr/$f" || bad "$f differs between the .deb and the install"
+        [ -L "$prefix/$f" ] || head -c 4 "$prefix/$f" | grep -q ELF || cmp -s "$prefix/$f" "$tmp/deb/usr/$f" \
+            || bad "$f differs between the .debs and the install"
     done
+    file -L "$tmp/deb/usr/bin/qcount" | grep -q 'not stripped' && bad "the packaged qcount is not stripped" || ok
     out=$("$tmp/deb/usr/bin/qcount" 12 2>&1) && [ "$out" = 14200 ] && ok || bad "packaged qcount 12 -> '$out'"
     if [ -n "$module" ] && [ -n "$mpirun" ]; then
         out=$(run_mpi "$tmp/deb/usr/bin/qcount") && [ "$out" = 14200 ] && ok \
             || bad "packaged qcount under mpirun -> '$out' $(cat "$tmp/mpi.err")"
     fi
-    dpkg-deb -f "$deb" Depends | grep -q libhwloc && ok || bad "the .deb does not depend on libhwloc"
+    dpkg-deb -f "$deb" Depends | grep -q libhwloc && ok || bad "the qcount package does not depend on libhwloc"
+    dpkg-deb -f "$tmp"/pkg/libqcount-dev_*.deb Depends | grep -q 'libhwloc-dev' && ok \
+        || bad "libqcount-dev does not depend on libhwloc-dev"
+    dpkg-deb -f "$deb" Depends | grep -q libmpi && bad "the qcount package depends on MPI" || ok
 else bad "no .deb to unpack in $tmp/pkg"; fi
 
 # ---- the man page and the completion name every option of --help

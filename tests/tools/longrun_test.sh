@@ -184,6 +184,12 @@ if command -v script >/dev/null; then
     if [ "$(cat "$tmp/out")" = 73712 ] && grep -q 'units (.*%), elapsed .*, ETA .*placements/s' "$tmp/tty" \
        && grep -q $'\r\033\\[K' "$tmp/tty"; then ok
     else bad "progress on a terminal: out='$(cat "$tmp/out")' tty='$(tr -d '\r\033' <"$tmp/tty" | tail -c 300)'"; fi
+    # a narrow terminal: each drawing of the line fits in it (no wrap)
+    script -qec "stty cols 30; '$qcount' -t 1 14 >'$tmp/out'" "$tmp/tty" >/dev/null 2>&1
+    drawn=$(tr '\r' '\n' <"$tmp/tty" | sed 's/\x1b\[K//g' | grep '^qcount: ')
+    if [ "$(cat "$tmp/out")" = 365596 ] && [ -n "$drawn" ] \
+       && awk 'length($0) > 29 { exit 1 }' <<<"$drawn"; then ok
+    else bad "progress on a 30-column terminal: '$drawn'"; fi
     script -qec "'$qcount' --quiet -t 2 13 >'$tmp/out'" "$tmp/tty" >/dev/null 2>&1
     if [ "$(cat "$tmp/out")" = 73712 ] && ! grep -q 'units (' "$tmp/tty"; then ok
     else bad "--quiet on a terminal still shows progress"; fi

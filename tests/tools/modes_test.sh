@@ -168,6 +168,18 @@ else
 fi
 "$qcount" 12 --svg "$tmp/q12.svg" --limit 7 && python3 "$(dirname "$0")/svg_check.py" "$tmp/q12.svg" 12 7 \
     && ok || bad "svg 12 limit 7"
+# without --limit: 10000 boards drawn and a word on stderr; the listing
+# beside it goes on; with --limit, as many as asked
+"$qcount" 12 --svg "$tmp/q12u.svg" >"$tmp/out" 2>"$tmp/err"
+want "svg 12 unlimited: status" $? 0
+python3 "$(dirname "$0")/svg_check.py" "$tmp/q12u.svg" 12 10000 >/dev/null && ok || bad "svg 12: not 10000 boards"
+grep -q '^qcount: --svg: drew the first 10000 solutions of more; --limit=K draws K$' "$tmp/err" \
+    && [ "$(wc -l <"$tmp/err")" -eq 1 ] && ok || bad "svg 12 unlimited: stderr '$(cat "$tmp/err")'"
+"$qcount" 12 --svg "$tmp/q12u.svg" --list 2>/dev/null | wc -l | grep -qx "$(known_total 12)" \
+    && ok || bad "svg 12 with --list: the listing stopped too"
+"$qcount" 12 --svg "$tmp/q12u.svg" --limit 12000 2>"$tmp/err" \
+    && python3 "$(dirname "$0")/svg_check.py" "$tmp/q12u.svg" 12 12000 >/dev/null && [ ! -s "$tmp/err" ] \
+    && ok || bad "svg 12 --limit 12000"
 "$qcount" 3 --svg "$tmp/q3.svg" && python3 "$(dirname "$0")/svg_check.py" "$tmp/q3.svg" 3 0 >/dev/null \
     && grep -q 'No solutions for N=3' "$tmp/q3.svg" && ok || bad "svg 3: no boards"
 

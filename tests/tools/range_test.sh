@@ -62,11 +62,24 @@ for n, line in enumerate(lines, 1):
     assert (o["total"], o["unique"]) == known[n] and o["check"] == "agree", line
     assert o["seconds"] >= 0 and o["cpu_seconds"] >= 0, line
     c = o["context"]
-    for k in ("version", "isa", "march", "bind", "openmp", "hwloc", "mpi", "host", "online_cpus", "date"):
+    for k in ("version", "isa", "march", "bind", "openmp", "hwloc", "mpi", "host", "online_cpus",
+              "cpu_model", "load_average", "date"):
         assert k in c, (k, line)
+    assert type(c["cpu_model"]) is str, line
+    assert len(c["load_average"]) == 3 and all(x >= 0 for x in c["load_average"]), line
     assert re.fullmatch(r"\d+\.\d+\.\d+", c["version"]) and c["bind"] is False, line
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", c["date"]), line
     assert c["isa"] and c["march"] in ("native", "default") and c["online_cpus"] >= 1, line
+PY
+# the CPU time is the run's, over the same interval as its wall time: one
+# thread cannot spend more CPU than wall time (the process's start-up, the
+# previous boards' counts and the printing are outside it)
+"$qcount" --json -t 1 1-12 >"$tmp/j" 2>"$tmp/err"
+python3 - "$tmp/j" <<'PY' && ok || bad "--json cpu_seconds beyond seconds on one thread: $(cat "$tmp/j")"
+import json, sys
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    assert o["threads"] == 1 and o["cpu_seconds"] <= o["seconds"] * 1.05 + 0.002, line
 PY
 
 # ---- --check: agreement, a corrupted reference, no known value

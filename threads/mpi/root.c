@@ -173,6 +173,7 @@ int qct_root_sum(const qct_root *b, int rc, qct_mpi_result *out, char *err, size
     out->total.units_resumed = b->resumed;
     out->total.placements_resumed = b->known.placements;
     out->total.seconds = qct_now_seconds() - b->rep.start;
+    out->total.cpu_seconds = qct_cpu_seconds() - b->rep.cpu_start;
     for (int r = 0; r < out->ranks; r++)
         out->total.threads += out->per_rank[r].threads;
     if (rc == QC_OK && (b->bad || b->arrived != b->todo)) {

@@ -14,6 +14,11 @@
 #include "options.h"
 #include "quote.h"
 
+/* Where --help sends bug reports: the build's QC_BUG_ADDRESS (CMake). */
+#ifndef QC_BUG_ADDRESS
+#define QC_BUG_ADDRESS "qcount@example.org"
+#endif
+
 const char qc_usage_text[] =
     "Usage: qcount [OPTION]... N\n"
     "  or:  qcount [OPTION]... FIRST-LAST\n"
@@ -83,7 +88,9 @@ const char qc_usage_text[] =
     "  qcount audit LEDGER     count a seeded random sample of its units again by\n"
     "                      another path and compare\n"
     "  qcount show LEDGER      its records: unit, tally, engine, ISA level, host,\n"
-    "                      CPU seconds, time finished; the fingerprint, coverage\n";
+    "                      CPU seconds, time finished; the fingerprint, coverage\n"
+    "\n"
+    "Report bugs to: " QC_BUG_ADDRESS "\n";
 
 enum { OPT_NO_BIND = 256, OPT_SMT, OPT_CHECKPOINT, OPT_PROGRESS, OPT_PART };
 

@@ -39,6 +39,28 @@ static void json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
+/* The CPU's model name as the kernel gives it (/proc/cpuinfo's first
+ * "model name", x86 and some Arm kernels), in buf; "" when there is none. */
+static void cpu_model(char *buf, size_t len)
+{
+    buf[0] = '\0';
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "model name", 10) != 0)
+            continue;
+        const char *v = strchr(line, ':');
+        if (v) {
+            v += strspn(v + 1, " \t") + 1;
+            snprintf(buf, len, "%.*s", (int)strcspn(v, "\n"), v);
+        }
+        break;
+    }
+    fclose(f);
+}
+
 void qc_context_json(FILE *out, const qc_options *opts)
 {
     char host[256] = "", date[32] = "";
@@ -67,7 +89,15 @@ void qc_context_json(FILE *out, const qc_options *opts)
 #endif
     );
     json_string(out, host);
-    fprintf(out, ", \"online_cpus\": %ld, \"date\": \"%s\"}", sysconf(_SC_NPROCESSORS_ONLN), date);
+    char model[256];
+    cpu_model(model, sizeof model);
+    fprintf(out, ", \"online_cpus\": %ld, \"cpu_model\": ", sysconf(_SC_NPROCESSORS_ONLN));
+    json_string(out, model);
+    /* the machine's load as the count ended: other work shares its CPUs */
+    double load[3] = {-1, -1, -1};
+    getloadavg(load, 3);
+    fprintf(out, ", \"load_average\": [%.2f, %.2f, %.2f], \"date\": \"%s\"}", load[0], load[1],
+            load[2], date);
 }
 
 void qc_context_version(FILE *out)

@@ -264,6 +264,21 @@ int qc_longrun_verdict(qc_longrun_ctx *lr, int rc, const char *why, size_t count
     return 2;
 }
 
+int qc_longrun_unique(const qc_options *opts, const qc_result *r, qc_u128 *unique, char *msg,
+                      size_t msglen)
+{
+    *unique = 0;
+    if (!opts->unique)
+        return 0;
+    qc_u128 r90, r180;
+    if (qc_symmetric_counts(opts->n, &r90, &r180, NULL) != QC_OK) {
+        snprintf(msg, msglen, "cannot count the symmetric solutions");
+        return 2;
+    }
+    *unique = qc_fundamental_count(opts->n, r->total, r90, r180);
+    return 0;
+}
+
 void qc_longrun_close(qc_longrun_ctx *lr)
 {
     qct_ledger_close(lr->ledger);
@@ -284,7 +299,7 @@ int qc_longrun(const qc_options *opts, const qc_plan *plan, qc_result *result,
     size_t units = qc_plan_unit_count(plan);
     qc_longrun_show_progress(&lr, opts, units);
 
-    qc_run_options run = {.threads = opts->threads, .bind = opts->bind};
+    qc_run_options run = {.size = sizeof run, .threads = opts->threads, .bind = opts->bind};
     qc_longrun_hooks(&lr, &run);
     unit_clock_start(&lr);
     int rc = qc_run(plan, &run, result);

@@ -86,4 +86,12 @@ void qc_longrun_close(qc_longrun_ctx *lr);
 int qc_longrun(const qc_options *opts, const qc_plan *plan, qc_result *result,
                char *msg, size_t msglen);
 
+/* With --unique, the fundamental count of a finished count r into
+ * *unique, by Burnside over the symmetric solutions (two searches tiny
+ * next to the count: N=20, 9.5 M placements against ~10^10, so the run's
+ * statistics stay the engine's own); 0 without --unique.  Returns 0, or 2
+ * with a one-line message in msg. */
+int qc_longrun_unique(const qc_options *opts, const qc_result *r, qc_u128 *unique, char *msg,
+                      size_t msglen);
+
 #endif

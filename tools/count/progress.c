@@ -7,13 +7,16 @@
  * a thread of its own draws it once a second, so the line keeps moving
  * (elapsed, ETA) even while units take long, and the workers never wait
  * on the terminal.  Each refresh is one write(2), which cannot interleave
- * with other output mid-line.
+ * with other output mid-line.  On a terminal the line is cut to its width,
+ * read at each refresh: a line that wrapped would leave a line behind at
+ * every refresh.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -88,11 +91,22 @@ static void write_all(int fd, const char *s, size_t len)
     }
 }
 
+/* The terminal's width in columns, 0 when it does not say. */
+static int terminal_width(int fd)
+{
+    struct winsize ws;
+    return ioctl(fd, TIOCGWINSZ, &ws) == 0 ? ws.ws_col : 0;
+}
+
 /* Draws the line; called with the lock held. */
 static void draw(qcp_line *line)
 {
     char text[256], out[300];
     qcp_line_format(&line->last, qct_now_seconds() - line->start, text, sizeof text);
+    /* one column short of the width: some terminals wrap on the last */
+    int width = line->tty ? terminal_width(line->fd) : 0;
+    if (width > 1 && strlen(text) > (size_t)width - 1)
+        text[width - 1] = '\0';
     int k = line->tty ? snprintf(out, sizeof out, "\r%s\033[K", text)
                       : snprintf(out, sizeof out, "%s\n", text);
     if (k > 0)

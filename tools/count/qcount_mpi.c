@@ -107,7 +107,12 @@ static int end_together(const qc_options *opts, qc_longrun_ctx *ctx, qct_mpi_res
             status = 2;
         }
         print_report(result);
-        int reported = qc_report_result(opts, &result->total, json_ranks, result);
+        qc_u128 unique;
+        int reported = qc_longrun_unique(opts, &result->total, &unique, msg, sizeof msg);
+        if (reported != 0)
+            qc_print_error(msg);
+        else
+            reported = qc_report_result(opts, &result->total, unique, json_ranks, result);
         if (reported != 0)
             status = reported;   /* 1: --check found a difference */
     }
@@ -166,7 +171,7 @@ int qcount_mpi_main(const qc_options *opts, const char *refused, int *argc, char
     if (qc_plan_create(&plan, opts->n, opts->engine) != QC_OK)
         plan = NULL;
     size_t units = plan ? qc_plan_unit_count(plan) : 0;
-    qc_run_options run = {.threads = opts->threads, .bind = opts->bind};
+    qc_run_options run = {.size = sizeof run, .threads = opts->threads, .bind = opts->bind};
     qc_longrun_ctx ctx = {0};
     char err[512], why[512];
     const char *root_error = NULL;

@@ -28,6 +28,9 @@ static int count_one(const qc_options *o)
     char msg[512];
     rc = qc_longrun(o, plan, &result, msg, sizeof msg);   /* ledger, progress, signals */
     qc_plan_free(plan);
+    qc_u128 unique;
+    if (rc == 0)
+        rc = qc_longrun_unique(o, &result, &unique, msg, sizeof msg);
     if (rc != 0) {
         qc_print_error(msg);   /* may quote the ledger's file name */
         return rc;
@@ -36,7 +39,7 @@ static int count_one(const qc_options *o)
         fprintf(stderr, "qcount: part %d/%d of N=%d: %zu work units, their solutions on "
                 "stdout; 'qcount merge' the parts' ledgers for the total\n",
                 o->part, o->parts, o->n, result.units);
-    return qc_report_result(o, &result, NULL, NULL);
+    return qc_report_result(o, &result, unique, NULL, NULL);
 }
 
 int qc_range_count(const qc_options *opts)

@@ -1,10 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report.c — the result of a count as the user sees it (see report.h).
- * --unique is derived here, after the count, by Burnside over the
- * symmetric solutions (core/symcount.c): those searches are tiny next to
- * the count (N=20: 9.5 M placements against ~10^10), so the statistics
- * stay the engine's own.
+ * report.c — the result of a count as the user sees it (see report.h): it
+ * prints what the count gathered and computes nothing.
  */
 #include <string.h>
 #include <sys/resource.h>
@@ -17,21 +14,6 @@
 static double run_rate(const qc_result *r)
 {
     return r->seconds > 0 ? (double)(r->placements - r->placements_resumed) / r->seconds : 0.0;
-}
-
-/* CPU seconds (user and system, every thread) this process spent since the
- * previous call, or since it started. */
-static double cpu_seconds_since_last(void)
-{
-    static double last;
-    struct rusage u;
-    if (getrusage(RUSAGE_SELF, &u) != 0)
-        return 0.0;
-    double now = (double)u.ru_utime.tv_sec + u.ru_utime.tv_usec * 1e-6
-                 + (double)u.ru_stime.tv_sec + u.ru_stime.tv_usec * 1e-6;
-    double spent = now - last;
-    last = now;
-    return spent;
 }
 
 /* The width of a column of counts up to N=last: the published count's, or
@@ -75,15 +57,12 @@ static void print_json(const qc_options *o, const qc_result *r, const char *tota
     printf("\"engine\": \"%s\", \"threads\": %d, \"seconds\": %.6f, \"cpu_seconds\": %.6f, "
            "\"units\": %zu, \"placements\": %s, \"placements_per_second\": %.0f, "
            "\"peak_rss_kib\": %ld",
-           qc_engine_name(o->engine), r->threads, r->seconds, cpu_seconds_since_last(),
+           qc_engine_name(o->engine), r->threads, r->seconds, r->cpu_seconds,
            r->units, placements, run_rate(r), peak_kib);
-    if (json_extra) {
+    if (json_extra)
         json_extra(stdout, ctx);
-    } else {
-        char cpus[256];   /* OS numbers of the CPUs this run's threads were on */
-        int count = qc_topology_cpus(r->threads, o->bind, cpus, sizeof cpus);
-        printf(", \"cpus\": \"%s\", \"cpu_count\": %d", cpus, count);
-    }
+    else
+        printf(", \"cpus\": \"%s\", \"cpu_count\": %d", r->cpus, r->cpu_count);
     qc_context_json(stdout, o);
     printf("}\n");
 }
@@ -102,21 +81,13 @@ static int check_counts(const qc_options *o, const qc_result *r, qc_u128 unique,
     return v == QC_KNOWN_DIFFER;
 }
 
-int qc_report_result(const qc_options *o, const qc_result *r,
+int qc_report_result(const qc_options *o, const qc_result *r, qc_u128 fundamental,
                      void (*json_extra)(FILE *out, void *ctx), void *ctx)
 {
     char total[48], placements[48], unique[48] = "";
     qc_u128_format(r->total, total);
-    qc_u128 fundamental = 0;
-    if (o->unique) {
-        qc_u128 r90, r180;
-        if (qc_symmetric_counts(o->n, &r90, &r180, NULL) != QC_OK) {
-            fprintf(stderr, "qcount: cannot count the symmetric solutions\n");
-            return 2;
-        }
-        fundamental = qc_fundamental_count(o->n, r->total, r90, r180);
+    if (o->unique)
         qc_u128_format(fundamental, unique);
-    }
     if (o->stats)
         fprintf(stderr, "qcount: stats: placements %s, placements/s %.0f, seconds %.6f, "
                 "units %zu, engine %s, threads %d\n",

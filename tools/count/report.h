@@ -13,17 +13,17 @@
 
 #include "options.h"
 
-/* Prints r, the count of opts->n, as opts asks.  json_extra, when set,
+/* Prints r, the count of opts->n, and with --unique its fundamental count
+ * `unique` (qc_longrun_unique), as opts asks.  json_extra, when set,
  * appends fields to the JSON object (it prints ", \"key\": value..." to
  * out: an MPI job's ranks); without it the count ran in this process, and
- * the JSON object gives the CPUs its threads ran on ("cpus": "0-3",
- * "cpu_count": 4; "" and 0 when hwloc cannot tell).  The JSON's
- * cpu_seconds are this process's since the previous report (or its
- * start).  Returns 0; 1 when --check found a count that differs from the
+ * the JSON object gives the CPUs its threads ran on, r->cpus and
+ * r->cpu_count ("cpus": "0-3", "cpu_count": 4).  The JSON's
+ * cpu_seconds are the run's (qc_result.cpu_seconds: this process's CPU
+ * time over the interval of seconds).  Returns 0; 1 when --check found a count that differs from the
  * published one (named on stderr); or 2 with a one-line message on stderr
- * when stdout cannot be written or the symmetric counts behind --unique
- * fail. */
-int qc_report_result(const qc_options *opts, const qc_result *r,
+ * when stdout cannot be written. */
+int qc_report_result(const qc_options *opts, const qc_result *r, qc_u128 unique,
                      void (*json_extra)(FILE *out, void *ctx), void *ctx);
 
 #endif

@@ -52,6 +52,9 @@ int qcm_list(const qc_options *opts)
     double last_write = 0;
     uint32_t cols[QC_N_MAX], canon[QC_N_MAX];
     uint64_t shown = 0;
+    /* without --limit the drawing stops at QC_SVG_BOARDS_UNLIMITED boards,
+     * the listing (if any) goes on */
+    const uint64_t drawn_max = m->limit_given ? UINT64_MAX : QC_SVG_BOARDS_UNLIMITED;
     while ((m->limit == 0 || shown < m->limit) && !out.error && qc_enum_next(it, cols)) {
         int class_size = 0;
         if (m->unique) {            /* only the canonical member of each class */
@@ -77,7 +80,13 @@ int qcm_list(const qc_options *opts)
             }
             put_board(&out, n, cols);
         }
-        if (svg) {
+        if (svg && shown > drawn_max) {
+            if (shown == drawn_max + 1)
+                fprintf(stderr, "qcount: --svg: drew the first %d solutions of more; "
+                        "--limit=K draws K\n", QC_SVG_BOARDS_UNLIMITED);
+            if (!m->list)
+                break;
+        } else if (svg) {
             char caption[64];
             if (m->unique)
                 snprintf(caption, sizeof caption, "#%llu, class of %d", (unsigned long long)shown, class_size);

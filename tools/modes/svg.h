@@ -21,6 +21,11 @@ typedef struct qc_svg_style {
 
 typedef struct qc_svg qc_svg;
 
+/* Boards --svg draws without --limit (then it says on stderr that it
+ * stopped there): about 1.6 KB a board at N=14, so some 16 MB, where all
+ * of N=14's 365596 solutions would make 587 MB. */
+#define QC_SVG_BOARDS_UNLIMITED 10000
+
 /* Creates the file for boards of size n ("-": for standard output);
  * returns NULL with a message. */
 qc_svg *qc_svg_open(const char *path, int n, const qc_svg_style *style, char *err, size_t errlen);

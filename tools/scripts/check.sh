@@ -3,7 +3,8 @@
 # check.sh — second command of README.md and the whole of CI: the quick
 # tests under ASan+UBSan and under TSan (threads), the fuzzers briefly, the
 # quick tests of a 64-bit Arm build under qemu, and the full test suite on
-# a Release build.  Installs missing dependencies first.
+# a Release build, and the Debian packages made from it.  Installs missing
+# dependencies first.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 tools/scripts/install-deps.sh
@@ -57,6 +58,10 @@ if [ "$(uname -m)" = x86_64 ]; then
 fi
 
 echo "== Release: the whole suite but label 'long' (label 'valgrind': the default build under valgrind)"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+# installed in /usr, as the Debian packages made from it are
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr >/dev/null
 cmake --build build -j"$jobs" >/dev/null
 ctest --test-dir build -LE long --output-on-failure
+
+echo "== Debian packages: lintian, installed, run, removed"
+tools/scripts/deb-check.sh build

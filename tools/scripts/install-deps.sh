@@ -10,6 +10,9 @@ packages=(build-essential cmake pkg-config libhwloc-dev libbenchmark-dev clang l
 packages+=(gnuplot-nox)
 # man-db: the install test renders the man page (man --warnings).
 packages+=(man-db)
+# lintian and file: the Debian packages checked (tools/scripts/deb-check.sh)
+# and their binaries seen stripped (the install test).
+packages+=(lintian file)
 # valgrind: the default build runs under it (its CPU lacks AVX-512), which
 # proves that nothing outside the kernels' dispatch needs what a CPU lacks.
 packages+=(valgrind)

@@ -2,65 +2,76 @@
 # SPDX-License-Identifier: MIT
 """speedup.py — thread scaling from qcount_bench's JSON: a table and a plot.
 
-    QCOUNT_BENCH_THREADS=1-16 build/qcount_bench --benchmark_filter='count/join' \\
+    QCOUNT_BENCH_N=16 QCOUNT_BENCH_THREADS=1-16 build/qcount_bench \\
+        --benchmark_filter='BM_count/join/' --benchmark_repetitions=5 \\
         --benchmark_out=bench.json --benchmark_out_format=json
     tools/scripts/speedup.py bench.json --plot scaling        # scaling.png, scaling.svg
 
-Reads the count/ENGINE/n:N/threads:T benchmarks (the median when the run
-has repetitions), prints a Markdown table (wall and process CPU seconds,
-speed-up over the same engine and N on one thread, efficiency) and, with
---plot, draws speed-up against threads, one line per (N, engine) and the
-ideal line, with gnuplot (Debian's gnuplot-nox), as PNG and SVG.
+Reads the BM_count/ENGINE/N/workers:T benchmarks (T: qc_run's threads),
+each repetition of each; prints a Markdown table (the median wall and
+process CPU seconds of the repetitions, the speed-up of the medians over
+the same engine and N on one worker, the efficiency) and, with --plot,
+draws speed-up against workers, one line per (N, engine) and the ideal
+line, with error bars from the repetitions: from the slowest one-worker
+run over the fastest T-worker run to the fastest over the slowest.  The
+axes follow the data, the worker ticks are whole numbers.
+
+The plot is gnuplot's (Debian's gnuplot-nox): one small package with no
+Python libraries, driven by a script on its standard input.
 """
 import argparse
 import json
+import math
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 
-NAME = re.compile(r"^count/(?P<engine>[a-z]+)/n:(?P<n>\d+)/threads:(?P<threads>\d+)(/|$)")
+NAME = re.compile(r"^BM_count/(?P<engine>[a-z]+)/(?P<n>\d+)/workers:(?P<workers>\d+)(/|$)")
 SECONDS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 
 
 def load(path):
-    """{(engine, n): {threads: (wall s, cpu s)}} from a benchmark JSON file."""
+    """{(engine, n): {workers: [(wall s, cpu s), ...]}}: every repetition,
+    aggregates (mean, median, ...) left out, as they are recomputed here."""
     with open(path) as f:
         data = json.load(f)
     runs = {}
     for b in data.get("benchmarks", []):
         m = NAME.match(b.get("run_name", b["name"]))
-        if not m or b.get("error_occurred"):
+        if not m or b.get("error_occurred") or b.get("run_type") == "aggregate":
             continue
-        aggregate = b.get("aggregate_name")
-        if aggregate not in (None, "median"):
-            continue
-        key = (m["engine"], int(m["n"]))
-        threads = int(m["threads"])
         scale = SECONDS[b.get("time_unit", "ns")]
-        entry = (b["real_time"] * scale, b["cpu_time"] * scale)
-        # a median overrides the single repetitions it sums up
-        if aggregate == "median" or threads not in runs.setdefault(key, {}):
-            runs[key][threads] = entry
+        key = (m["engine"], int(m["n"]))
+        runs.setdefault(key, {}).setdefault(int(m["workers"]), []).append(
+            (b["real_time"] * scale, b["cpu_time"] * scale))
     return runs
 
 
+def median_wall(reps):
+    return statistics.median(w for w, _ in reps)
+
+
 def table(runs):
-    lines = ["| N | engine | threads | wall s | CPU s | speed-up | efficiency |",
-             "| --- | --- | --- | --- | --- | --- | --- |"]
+    lines = ["| N | engine | workers | repetitions | wall s | CPU s | speed-up | efficiency |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     for (engine, n) in sorted(runs, key=lambda k: (k[1], k[0])):
-        by_threads = runs[(engine, n)]
-        base = by_threads.get(1)
-        for t in sorted(by_threads):
-            wall, cpu = by_threads[t]
+        by_workers = runs[(engine, n)]
+        base = median_wall(by_workers[1]) if 1 in by_workers else None
+        for t in sorted(by_workers):
+            reps = by_workers[t]
+            wall = median_wall(reps)
+            cpu = statistics.median(c for _, c in reps)
+            row = f"| {n} | {engine} | {t} | {len(reps)} | {wall:.4g} | {cpu:.4g} | "
             if base:
-                speedup = base[0] / wall
-                lines.append(f"| {n} | {engine} | {t} | {wall:.4g} | {cpu:.4g} | "
-                             f"{speedup:.2f} | {speedup / t:.2f} |")
+                speedup = base / wall
+                row += f"{speedup:.2f} | {speedup / t:.2f} |"
             else:
-                lines.append(f"| {n} | {engine} | {t} | {wall:.4g} | {cpu:.4g} | | |")
+                row += " | |"
+            lines.append(row)
     return "\n".join(lines)
 
 
@@ -69,18 +80,27 @@ def plot(runs, stem):
         sys.exit("speedup.py: gnuplot not found (apt-get install gnuplot-nox)")
     series = [(k, runs[k]) for k in sorted(runs, key=lambda k: (k[1], k[0])) if 1 in runs[k]]
     if not series:
-        sys.exit("speedup.py: no one-thread runs to measure speed-up against")
-    top = max(t for _, r in series for t in r)
+        sys.exit("speedup.py: no one-worker runs to measure speed-up against")
+    top_workers = max(t for _, r in series for t in r)
+    top_speedup = 1.0
     with tempfile.TemporaryDirectory() as tmp:
-        plots = [f"x with lines dashtype 2 lc rgb 'gray' title 'ideal'"]
-        for i, ((engine, n), by_threads) in enumerate(series):
+        plots = []
+        for i, ((engine, n), by_workers) in enumerate(series):
+            base = [w for w, _ in by_workers[1]]
             data = os.path.join(tmp, f"s{i}.dat")
             with open(data, "w") as f:
-                for t in sorted(by_threads):
-                    f.write(f"{t} {by_threads[1][0] / by_threads[t][0]}\n")
-            plots.append(f"'{data}' using 1:2 with linespoints title 'N={n} {engine}'")
-        body = (f"set xlabel 'threads'\nset ylabel 'speed-up over one thread'\n"
-                f"set xrange [1:{top}]\nset yrange [0:{top}]\nset key left top\nset grid\n"
+                for t in sorted(by_workers):
+                    walls = [w for w, _ in by_workers[t]]
+                    speedup = statistics.median(base) / statistics.median(walls)
+                    low, high = min(base) / max(walls), max(base) / min(walls)
+                    top_speedup = max(top_speedup, high)
+                    f.write(f"{t} {speedup} {low} {high}\n")
+            plots.append(f"'{data}' using 1:2:3:4 with yerrorlines title 'N={n} {engine}'")
+        plots.append(f"x with lines dashtype 2 lc rgb 'gray' title 'ideal'")
+        step = max(1, math.ceil(top_workers / 16))
+        body = (f"set xlabel 'workers (threads of each count)'\nset ylabel 'speed-up over one worker'\n"
+                f"set xrange [0.5:{top_workers + 0.5}]\nset xtics {step}\nset format x '%.0f'\n"
+                f"set yrange [0:{top_speedup * 1.05:.3f}]\nset key left top\nset grid\n"
                 f"plot {', '.join(plots)}\n")
         for term, ext in (("pngcairo size 900,600", "png"), ("svg size 900,600", "svg")):
             script = f"set terminal {term}\nset output '{stem}.{ext}'\n" + body
@@ -97,7 +117,7 @@ def main():
     except (OSError, ValueError, KeyError) as e:
         sys.exit(f"speedup.py: {args.json}: {e}")
     if not runs:
-        sys.exit(f"speedup.py: {args.json}: no count/ENGINE/n:N/threads:T benchmarks")
+        sys.exit(f"speedup.py: {args.json}: no BM_count/ENGINE/N/workers:T benchmarks")
     print(table(runs))
     if args.plot:
         plot(runs, args.plot)
