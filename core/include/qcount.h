@@ -15,8 +15,9 @@
  * Arguments: every function checks its pointers and ranges before it uses
  * them.  A NULL pointer where one is needed, N out of QC_N_MIN..QC_N_MAX,
  * an unknown engine or a unit past the plan's gives QC_EINVAL, with any
- * output zeroed or NULL (the accessors of a NULL plan return 0, and
- * QC_ENGINE_COUNT_ for its engine; each function says its own).  What no
+ * output zeroed or NULL (the accessors of a NULL plan return 0, and for
+ * its engine an id that names none: qc_engine_name gives NULL for it; each
+ * function says its own).  What no
  * check can see stays the caller's to keep: a plan not yet freed, a buffer
  * of the size asked for.
  */
