@@ -311,13 +311,12 @@ static void one_pass(qc_plan *p, qc_u128 *total, uint64_t *work, uint64_t *liste
 }
 
 /* [next pass] A plan counted again does the same work: as many band
- * listings each pass (N=16 lists its cut patterns' lists in parts, N=19
- * by a pattern's first slice), the same total and the same work reported,
- * unit by unit and through qc_run on two threads.  A pass cut short (a
- * stopped run) leaves the next one's listings at most one pattern's more. */
+ * listings each pass (N=15 and 16 list their cut patterns' lists in
+ * parts), the same total and the same work reported, unit by unit three
+ * times, then through qc_run on one thread and on two. */
 static void test_plan_reuse(const known_count *known)
 {
-    const int sizes[] = {16, 17};
+    const int sizes[] = {15, 16};
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
         const int n = sizes[i];
         qc_plan *p;
@@ -476,12 +475,12 @@ static void test_large_bands(const known_count *known, int n_max)
 /* Usage: test_join_plan KNOWN_TSV [large]: "large" adds the plans of
  * N=27..32 (seconds each) and the large bands of N=16, 17. */
 /* [bottoms capped] A merged pass joined in parts counts as one join: odd
- * N=9..17 with a cap of one bottom (every merged pass of two middle
+ * N=9..15 with a cap of one bottom (every merged pass of two middle
  * columns or more, which odd N has from N=7, is joined a column at a
  * time) against no cap, unit by unit, the same solutions and work. */
 static void test_bottoms_capped(const known_count *known)
 {
-    for (int n = 9; n <= 17; n += 2) {
+    for (int n = 9; n <= 15; n += 2) {
         qcj_settings whole = qcj_settings_of(n), capped = whole;
         whole.bottoms_cap = 0;
         capped.bottoms_cap = 1;

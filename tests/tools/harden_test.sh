@@ -263,11 +263,11 @@ streams)
 limits)
     # out of memory for the books or a unit: 0..units counted, never garbage
     for i in 1 2 3 4 5 6; do
-        (ulimit -v 8000; exec "$qcount" 17 --engine halving -t 1) >"$tmp/out" 2>"$tmp/err"; rc=$?
-        k=$(sed -n 's/.*(\([0-9]*\) of 13510 were counted).*/\1/p' "$tmp/err")
-        if [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = 95815104 ]; then ok
-        elif [ -n "$k" ] && [ "$k" -le 13510 ]; then one_clean_line 2 "out of memory" "ulimit -v 8000 qcount 17"
-        else bad "ulimit -v 8000 qcount 17: rc=$rc err='$(cat "$tmp/err")'"; fi
+        (ulimit -v 8000; exec "$qcount" 16 --engine halving -t 1) >"$tmp/out" 2>"$tmp/err"; rc=$?
+        k=$(sed -n 's/.*(\([0-9]*\) of 9844 were counted).*/\1/p' "$tmp/err")
+        if [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = 14772512 ]; then ok
+        elif [ -n "$k" ] && [ "$k" -le 9844 ]; then one_clean_line 2 "out of memory" "ulimit -v 8000 qcount 16"
+        else bad "ulimit -v 8000 qcount 16: rc=$rc err='$(cat "$tmp/err")'"; fi
     done
     # threads that cannot start: fewer threads, said, or one clean line
     for lim in 15000 30000 60000; do
