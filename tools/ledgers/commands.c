@@ -3,6 +3,7 @@
  * commands.c — the ledger commands' dispatch and what they share
  * (ledger_commands.h, ledgers.h).
  */
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,31 @@ void qcl_error(const char *command, const char *fmt, ...)
     va_end(ap);
     qc_quote_in_place(msg, sizeof msg);   /* one line, whatever a file name holds */
     qc_print_error(msg);
+}
+
+int qcl_json_options(int argc, char **argv, const char *command, const char *usage, int *json)
+{
+    static const struct option options[] = {
+        {"json", no_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+    *json = 0;
+    opterr = 0;
+    optind = 0;
+    while ((c = getopt_long(argc, argv, "jh", options, NULL)) != -1) {
+        if (c == 'j') {
+            *json = 1;
+        } else if (c == 'h') {
+            puts(usage);
+            return 0;
+        } else {
+            qcl_error(command, "unknown option '%s' (%s)", argv[optind - 1], usage);
+            return 2;
+        }
+    }
+    return -1;
 }
 
 static int bind_plan(const char *path, qcl_bound *out, const qc_plan *plan)

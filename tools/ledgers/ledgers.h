@@ -27,6 +27,12 @@ void qcl_free(qcl_bound *b);
 /* Prints "qcount: <command>: <message>" on stderr, one line. */
 void qcl_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The options merge and show share, --json (-j) and --help (-h), from
+ * argv into *json; optind is left at the first file.  Returns -1 to go
+ * on, else the status to exit with (0 after --help printed usage, 2 after
+ * the one-line error for an unknown option). */
+int qcl_json_options(int argc, char **argv, const char *command, const char *usage, int *json);
+
 /* s as a JSON string, quotes included. */
 void qcl_json_string(FILE *out, const char *s);
 /* A time in microseconds since 1970 UTC as ISO 8601 ("-" for 0) into buf

@@ -131,25 +131,10 @@ static void say_missing(const merge_state *m, const qcl_bound *b, int count)
 
 int qcl_merge_main(int argc, char **argv)
 {
-    static const struct option options[] = {
-        {"json", no_argument, NULL, 'j'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    int json = 0, c;
-    opterr = 0;
-    optind = 0;
-    while ((c = getopt_long(argc, argv, "jh", options, NULL)) != -1) {
-        if (c == 'j') {
-            json = 1;
-        } else if (c == 'h') {
-            puts(usage);
-            return 0;
-        } else {
-            qcl_error("merge", "unknown option '%s' (%s)", argv[optind - 1], usage);
-            return 2;
-        }
-    }
+    int json;
+    const int early = qcl_json_options(argc, argv, "merge", usage, &json);
+    if (early >= 0)
+        return early;
     int count = argc - optind;
     if (count < 1) {
         qcl_error("merge", "no ledger given (%s)", usage);

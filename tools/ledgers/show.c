@@ -101,25 +101,10 @@ static void print_json(const qcl_bound *b, const qct_part *part, qc_u128 sum)
 
 int qcl_show_main(int argc, char **argv)
 {
-    static const struct option options[] = {
-        {"json", no_argument, NULL, 'j'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    int json = 0, c;
-    opterr = 0;
-    optind = 0;
-    while ((c = getopt_long(argc, argv, "jh", options, NULL)) != -1) {
-        if (c == 'j') {
-            json = 1;
-        } else if (c == 'h') {
-            puts(usage);
-            return 0;
-        } else {
-            qcl_error("show", "unknown option '%s' (%s)", argv[optind - 1], usage);
-            return 2;
-        }
-    }
+    int json;
+    const int early = qcl_json_options(argc, argv, "show", usage, &json);
+    if (early >= 0)
+        return early;
     if (argc - optind != 1) {
         qcl_error("show", "%s ledger given (%s)", argc - optind ? "more than one" : "no", usage);
         return 2;
