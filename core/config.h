@@ -171,7 +171,7 @@ static inline double qcj_unit_target(int n)
  * listing places), never a count. */
 #define QCJ_LARGE_FROM_N 25
 
-/* [bottoms capped] The bottom halves one join holds (join/unit.c): where
+/* [halves capped] The bottom halves one join holds (join/unit.c): where
  * odd N's merged pass gathers more (the bottoms of every middle column of
  * one weight), the pass joins what it has and goes on, so that a thread
  * holds at most this many plus one column's, at about 21 bytes each (the
@@ -179,7 +179,7 @@ static inline double qcj_unit_target(int n)
  * column set of N=25's unit 119232 gathers 27.6 million bottoms against
  * 180,910 tops, 570 MiB above the plan uncapped; see docs/PERFORMANCE.md
  * for the peaks and the time with the cap. */
-#define QCJ_BOTTOMS_CAP ((size_t)1 << 22)
+#define QCJ_HALVES_CAP ((size_t)1 << 22)
 
 /* The largest rank table a band may have (entries): keeps a unit's memory
  * bounded whatever N; the split above stays far below it (2^26 entries of

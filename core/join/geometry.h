@@ -51,7 +51,7 @@ typedef struct qcj_geometry {
     int band_rows;    /* rows of each half's outer band, h/2               */
     int bands_in_place; /* list bands in two walks, no unsorted copy (bands.c) */
     int bands_pruned; /* list no placement a half cannot use ([outside quota]) */
-    size_t bottoms_cap; /* [bottoms capped] bottoms a join holds (0: no cap) */
+    size_t halves_cap; /* [halves capped] halves of a side a join holds (0: no cap) */
     int split[2];     /* first row of the second band: top, bottom         */
     uint64_t cell_sig[32][32];   /* [row][col]: the border diagonals of a queen */
     uint64_t inner_sig[32][32];  /* [row][col]: its diagonals crossing its half's split */

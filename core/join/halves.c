@@ -19,6 +19,7 @@
  *   [fits first]       ... all of whose fits are found before any is
  *                      stored, so the stores do not wait on each other.
  */
+#include <stdint.h>
 #include <stdlib.h>
 
 #if defined(__BMI2__) || defined(__AVX2__)
@@ -129,12 +130,16 @@ static inline size_t pair_one(uint64_t in, uint64_t bo, const uint64_t *inner,
 }
 
 int qcj_halves_of(const qcj_rank *r, const qcj_splits *sp, const qcj_side *s, uint32_t set,
-                  uint64_t avoid, uint64_t mark, qcj_vec *out, size_t *len_out, uint64_t *tested)
+                  uint64_t avoid, uint64_t mark, size_t *at, size_t cap, qcj_vec *out,
+                  size_t *len_out, uint64_t *tested)
 {
     const qcj_band *b0 = &s->band[0], *b1 = &s->band[1];
     size_t len = *len_out;
     uint64_t pairs = 0;
-    for (size_t i = 0; i < sp->count; i++) {
+    /* [halves capped] the loop's condition: a cap of 0 never stops it */
+    const size_t stop_at = cap ? cap : SIZE_MAX;
+    size_t i = *at;
+    for (; i < sp->count && len < stop_at; i++) {
         const uint32_t x = deposit(sp->subset[i], set);      /* [split by deposit] */
         const uint32_t k0 = qcj_rank_of(r, x), k1 = qcj_rank_of(r, set ^ x);
         const uint32_t lo0 = b0->offsets[k0], n0 = b0->offsets[k0 + 1] - lo0;
@@ -243,5 +248,6 @@ int qcj_halves_of(const qcj_rank *r, const qcj_splits *sp, const qcj_side *s, ui
     }
     *tested += pairs;
     *len_out = len;
+    *at = i;
     return QC_OK;
 }

@@ -39,25 +39,32 @@ void qcj_splits_free(qcj_splits *sp);
  * the half carries it into the join), and adds their number to *len: each
  * pair of band placements, first band on a subset of `set` (sp) and second
  * band on the rest, that shares no crossing diagonal.  Adds the pairs of
- * band placements tested to *tested.  Returns QC_OK, or QC_ENOMEM (*len
+ * band placements tested to *tested.
+ * [halves capped] The splits are taken in order from *at; with cap > 0 it
+ * stops after the first split at which *len reaches cap, so that a caller
+ * can use the halves so far and call again for the rest.  *at is left at
+ * the next split (sp->count: all done).  Returns QC_OK, or QC_ENOMEM (*len
  * then undefined). */
 int qcj_halves_of(const qcj_rank *r, const qcj_splits *sp, const qcj_side *s, uint32_t set,
-                  uint64_t avoid, uint64_t mark, qcj_vec *out, size_t *len, uint64_t *tested);
+                  uint64_t avoid, uint64_t mark, size_t *at, size_t cap, qcj_vec *out, size_t *len,
+                  uint64_t *tested);
 
 /* qcj_halves_of at any level (the tests: each level's vector code). */
 QC_ISA_DECLARE(int, qcj_halves_of,
                (const qcj_rank *r, const qcj_splits *sp, const qcj_side *s, uint32_t set,
-                uint64_t avoid, uint64_t mark, qcj_vec *out, size_t *len, uint64_t *tested));
+                uint64_t avoid, uint64_t mark, size_t *at, size_t cap, qcj_vec *out, size_t *len,
+                uint64_t *tested));
 
 static inline int qcj_halves_of_at(qc_isa_level level, const qcj_rank *r, const qcj_splits *sp,
                                    const qcj_side *s, uint32_t set, uint64_t avoid, uint64_t mark,
-                                   qcj_vec *out, size_t *len, uint64_t *tested)
+                                   size_t *at, size_t cap, qcj_vec *out, size_t *len,
+                                   uint64_t *tested)
 {
     static int (*const at_level[QC_ISA_LEVELS_])(const qcj_rank *, const qcj_splits *,
                                                  const qcj_side *, uint32_t, uint64_t, uint64_t,
-                                                 qcj_vec *, size_t *, uint64_t *) = {
-        QC_ISA_TABLE(qcj_halves_of)};
-    return at_level[level](r, sp, s, set, avoid, mark, out, len, tested);
+                                                 size_t *, size_t, qcj_vec *, size_t *,
+                                                 uint64_t *) = {QC_ISA_TABLE(qcj_halves_of)};
+    return at_level[level](r, sp, s, set, avoid, mark, at, cap, out, len, tested);
 }
 
 #endif

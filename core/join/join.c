@@ -325,7 +325,7 @@ static int join_build_with(qc_plan *plan, const qcj_settings *s)
     qcj_geometry *g = &data->geo;
     qcj_geometry_init(g, n, s->unit_cols, s->key_bits, s->force_wide);
     g->bands_in_place = g->bands_pruned = s->large_bands;
-    g->bottoms_cap = s->bottoms_cap;
+    g->halves_cap = s->halves_cap;
     data->joiner = s->joiner;
     data->block = qcj_block(g);
     data->flip = n % 2 == 0;
@@ -355,7 +355,7 @@ qcj_settings qcj_settings_of(int n)
                           .force_wide = 0, .unit_target = qcj_unit_target(n),
                           .joiner = QCJ_JOIN_TABLES,
                           .large_bands = n >= QCJ_LARGE_FROM_N,
-                          .bottoms_cap = QCJ_BOTTOMS_CAP};
+                          .halves_cap = QCJ_HALVES_CAP};
 }
 
 static int join_build(qc_plan *plan)

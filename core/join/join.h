@@ -58,7 +58,7 @@ typedef struct qcj_settings {
     double unit_target;
     qcj_joiner_kind joiner;
     int large_bands;      /* bands listed in place and pruned (bands.c), as from N=25 */
-    size_t bottoms_cap;   /* [bottoms capped] (unit.c): QCJ_BOTTOMS_CAP; 0 none */
+    size_t halves_cap;   /* [halves capped] (unit.c): QCJ_HALVES_CAP; 0 none */
 } qcj_settings;
 
 /* The default plan's settings for board size n. */

@@ -102,24 +102,25 @@ typedef struct unit_walk {
     qc_u128 total;
 } unit_walk;
 
-/* The tops on top column set s, grouped into *tops; *none when there are
- * none. */
-static int make_tops(unit_walk *w, uint32_t s, qcj_groups *tops, int *none)
+/* [halves capped] The next chunk of the tops on top column set s, from
+ * split *at on (halves.h), grouped into *tops; *none when it holds none
+ * (every split taken, or none with a top). */
+static int make_tops(unit_walk *w, uint32_t s, size_t *at, qcj_groups *tops, int *none)
 {
     const qcj_geometry *g = &w->p->geo;
     qcj_scratch *sc = w->sc;
     size_t nt = 0;
     int rc = qcj_halves_of(&w->p->rank, &w->p->splits[0], &w->sides[0], qcj_squeeze(g, w->q, s), 0,
-                           0, &sc->raw[0], &nt, &w->tested);
+                           0, at, g->halves_cap, &sc->raw[0], &nt, &w->tested);
     *none = rc == QC_OK && nt == 0;
     if (rc != QC_OK || nt == 0)
         return rc;
     return group_halves(g, sc->raw[0].p, nt, &sc->off[0], &sc->low[0], tops);
 }
 
-/* The pairs of the tops and the nb bottoms in the scratch's raw[1], by the
- * joiner; with the middle queen spared, those of middle queen mid (0: none)
- * with the tops that spare it. */
+/* Adds to *pairs the pairs of the tops and the nb bottoms in the
+ * scratch's raw[1], by the joiner; with the middle queen spared, those of
+ * middle queen mid (0: none) with the tops that spare it. */
 static int join_bottoms(unit_walk *w, const qcj_groups *tops, size_t nb, uint64_t mid,
                         uint64_t *pairs)
 {
@@ -135,7 +136,11 @@ static int join_bottoms(unit_walk *w, const qcj_groups *tops, size_t nb, uint64_
         tops = &spared;
         extra = (uint32_t)(mid >> g->key_shift) & ((1u << g->key_bits) - 1u);
     }
-    return w->joiner->count(&w->shape, tops, &bottoms, extra, &sc->join_work, pairs, &w->tested);
+    uint64_t found = 0;
+    const int rc = w->joiner->count(&w->shape, tops, &bottoms, extra, &sc->join_work, &found,
+                                    &w->tested);
+    *pairs += found;
+    return rc;
 }
 
 /* The passes of one top column set: the middle columns joined at once
@@ -173,52 +178,75 @@ static int set_passes(const unit_walk *w, uint32_t s, uint32_t cols[32], int wei
     return passes;
 }
 
-/* Adds the solutions whose top half uses column set s, times their
- * weights, to w->total (set_passes).  [bottoms capped] A merged pass whose
- * bottoms pass the geometry's bottoms_cap (config.h, QCJ_BOTTOMS_CAP) is
- * joined in parts, between one middle column's bottoms and the next's:
- * the pairs add up, and the work reported is the same. */
-static int count_set(unit_walk *w, uint32_t s)
+/* The pairs of one pass (set_passes: middle columns cols, or none) with
+ * the tops in *tops, added to *pairs.  [halves capped] The bottoms are
+ * built a split at a time and joined whenever they reach the geometry's
+ * halves_cap, between one middle column's bottoms and the next's or within
+ * one column's: the pairs add up, and the work reported is the same. */
+static int count_pass(unit_walk *w, uint32_t s, uint32_t cols, const qcj_groups *tops,
+                      uint64_t *pairs)
 {
     const qcj_plan *p = w->p;
     const qcj_geometry *g = &p->geo;
     qcj_scratch *sc = w->sc;
     const uint32_t free_cols = qck_full_mask(g->n) & ~s;
     const int carried = w->joiner->middle == QCJ_MIDDLE_CARRIED;
+    size_t nb = 0;
+    uint64_t mid = 0;
+    int rc = QC_OK;
+    do {                                    /* each middle column, or none */
+        const int c = cols ? __builtin_ctz(cols) : -1;
+        const uint32_t bset = c >= 0 ? free_cols & ~(1u << c) : free_cols;
+        if (c >= 0 && mid && !carried && nb) {
+            rc = join_bottoms(w, tops, nb, mid, pairs);   /* [middle spared]: one column's */
+            nb = 0;
+        }
+        mid = c >= 0 ? g->cell_sig[g->h][c] : 0;
+        size_t at = 0;
+        while (rc == QC_OK && at < p->splits[1].count) {
+            rc = qcj_halves_of(&p->rank, &p->splits[1], &w->sides[1], qcj_squeeze(g, w->rest, bset),
+                               mid, carried ? mid : 0, &at, g->halves_cap, &sc->raw[1], &nb,
+                               &w->tested);
+            if (rc == QC_OK && g->halves_cap && nb >= g->halves_cap) {
+                rc = join_bottoms(w, tops, nb, mid, pairs);   /* [halves capped] */
+                nb = 0;
+            }
+        }
+        cols &= cols - 1;
+    } while (rc == QC_OK && cols);
+    if (rc == QC_OK && nb)
+        rc = join_bottoms(w, tops, nb, mid, pairs);
+    return rc;
+}
+
+/* Adds the solutions whose top half uses column set s, times their
+ * weights, to w->total (set_passes).  [halves capped] Tops past the
+ * geometry's halves_cap are taken in chunks, each joined with every pass's
+ * bottoms, which are built again for each chunk: memory stays near two
+ * chunks of halves whatever N, for the bottoms' building once more per
+ * chunk (reported as work). */
+static int count_set(unit_walk *w, uint32_t s)
+{
+    const qcj_plan *p = w->p;
     uint32_t cols[32];
     int weight[32];
     const int passes = set_passes(w, s, cols, weight);
     if (passes == 0)
         return QC_OK;
-    qcj_groups tops;
-    int none;
-    int rc = make_tops(w, s, &tops, &none);
-    if (rc != QC_OK || none)
-        return rc;
-    for (int pass = 0; pass < passes; pass++) {
-        size_t nb = 0;
-        uint64_t mid = 0, pairs = 0;
-        uint32_t mids = cols[pass];
-        do {                                /* each middle column, or none */
-            const int c = mids ? __builtin_ctz(mids) : -1;
-            mid = c >= 0 ? g->cell_sig[g->h][c] : 0;
-            const uint32_t bset = c >= 0 ? free_cols & ~(1u << c) : free_cols;
-            rc = qcj_halves_of(&p->rank, &p->splits[1], &w->sides[1], qcj_squeeze(g, w->rest, bset),
-                               mid, carried ? mid : 0, &sc->raw[1], &nb, &w->tested);
-            mids &= mids - 1;
-            if (rc == QC_OK && mids && g->bottoms_cap && nb >= g->bottoms_cap) {
-                uint64_t some = 0;          /* [bottoms capped] join these, go on */
-                rc = join_bottoms(w, &tops, nb, mid, &some);
-                pairs += some;
-                nb = 0;
-            }
-        } while (rc == QC_OK && mids);
-        uint64_t some = 0;
-        if (rc == QC_OK && nb)
-            rc = join_bottoms(w, &tops, nb, mid, &some);
-        if (rc != QC_OK)
+    size_t at = 0;
+    while (at < p->splits[0].count) {
+        qcj_groups tops;
+        int none;
+        int rc = make_tops(w, s, &at, &tops, &none);
+        if (rc != QC_OK || none)
             return rc;
-        w->total += (qc_u128)(pairs + some) * (unsigned)weight[pass];
+        for (int pass = 0; pass < passes; pass++) {
+            uint64_t pairs = 0;
+            rc = count_pass(w, s, cols[pass], &tops, &pairs);
+            if (rc != QC_OK)
+                return rc;
+            w->total += (qc_u128)pairs * (unsigned)weight[pass];
+        }
     }
     return QC_OK;
 }
