@@ -171,6 +171,17 @@ static inline double qcj_unit_target(int n)
  * listing places), never a count. */
 #define QCJ_LARGE_FROM_N 25
 
+/* [own lists] From this N every unit lists its own bands, and only on
+ * the columns its column sets use (join/unit.c, join/bands.c), instead of
+ * the slices of a cut pattern sharing the pattern's lists: those slices
+ * hold one or a few sets each there, and the shared lists hold every
+ * set's.  Measured on N=28's unit 3000000 (one set of a pattern cut in
+ * 5): its lists 742 MiB shared, 265 MiB its own; listing takes 1.17 s
+ * CPU for the pattern shared, 0.41 s for each slice's own, against more
+ * than 55 minutes for the set's join.
+ * Changes memory and the work reported, never the plan or a count. */
+#define QCJ_OWN_LISTS_FROM_N 26
+
 /* [halves capped] The bottom halves one join holds (join/unit.c): where
  * odd N's merged pass gathers more (the bottoms of every middle column of
  * one weight), the pass joins what it has and goes on, so that a thread

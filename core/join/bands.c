@@ -22,6 +22,8 @@
  *                      more is never paired: from the same N, the walk
  *                      leaves them out (a side all but inside M then lists
  *                      a fraction of its placements);
+ *   [own lists]        a unit may list only the columns its halves use
+ *                      (unit.c), still ranked over all the side's;
  *   [stop check]       the walk reads the thread's stop flag.
  */
 #include <stdlib.h>
@@ -247,16 +249,20 @@ static int band_build(const qcj_geometry *g, const qcj_rank *r, int r0, int r1, 
     return QC_OK;
 }
 
-int qcj_side_build_band(const qcj_geometry *g, const qcj_rank *r, int bottom, int band,
-                        uint32_t pattern, qcj_side *s, qcj_vec tmp[3], const int *stop,
-                        uint64_t *placed)
+/* Band `band` of side s on the side's columns in `only` (qcj_side_build). */
+static int side_band(const qcj_geometry *g, const qcj_rank *r, int bottom, int band,
+                     uint32_t pattern, uint32_t only, qcj_side *s, qcj_vec tmp[3], const int *stop,
+                     uint64_t *placed)
 {
     const int n = g->n, t = qcj_side_cols(g, pattern);
-    const uint32_t allowed = (qck_full_mask(n) & ~qcj_block(g)) | pattern;
-    /* [squeezed columns] the squeezed bit of each column */
+    const uint32_t side_cols = (qck_full_mask(n) & ~qcj_block(g)) | pattern;
+    /* [squeezed columns] the squeezed bit of each column, over all the
+     * side's columns whatever `only` leaves out, so that ranks are the
+     * same */
     uint32_t squeezed_of[32];
     for (int c = 0; c < 32; c++)
-        squeezed_of[c] = c < n && (allowed >> c & 1u) ? qcj_squeeze(g, pattern, 1u << c) : 0;
+        squeezed_of[c] = c < n && (side_cols >> c & 1u) ? qcj_squeeze(g, pattern, 1u << c) : 0;
+    const uint32_t allowed = side_cols & only;     /* [own lists] */
     const int split = g->split[bottom];
     const int r0 = band ? split : bottom ? g->b0 : 0, r1 = !band ? split : bottom ? n : g->h;
     /* [outside quota] with the large bands alone: below, every placement
@@ -268,15 +274,22 @@ int qcj_side_build_band(const qcj_geometry *g, const qcj_rank *r, int bottom, in
                       stop, placed);
 }
 
+int qcj_side_build_band(const qcj_geometry *g, const qcj_rank *r, int bottom, int band,
+                        uint32_t pattern, qcj_side *s, qcj_vec tmp[3], const int *stop,
+                        uint64_t *placed)
+{
+    return side_band(g, r, bottom, band, pattern, UINT32_MAX, s, tmp, stop, placed);
+}
+
 int qcj_side_build(const qcj_geometry *g, const qcj_rank *r, int bottom, uint32_t pattern,
-                   qcj_side *s, qcj_vec tmp[3], const int *stop, uint64_t *placed)
+                   uint32_t only, qcj_side *s, qcj_vec tmp[3], const int *stop, uint64_t *placed)
 {
     s->pattern = pattern;
     s->t = qcj_side_cols(g, pattern);
-    int rc = qcj_side_build_band(g, r, bottom, 0, pattern, s, tmp, stop, placed);
+    int rc = side_band(g, r, bottom, 0, pattern, only, s, tmp, stop, placed);
     if (rc != QC_OK)
         return rc;
-    return qcj_side_build_band(g, r, bottom, 1, pattern, s, tmp, stop, placed);
+    return side_band(g, r, bottom, 1, pattern, only, s, tmp, stop, placed);
 }
 
 void qcj_side_free(qcj_side *s)

@@ -44,12 +44,15 @@ static inline int qcj_side_cols(const qcj_geometry *g, uint32_t pattern)
 }
 
 /* Builds s's bands for the top (bottom = 0) or the bottom half, columns
- * outside M and `pattern`; the two bands' own scratch is `tmp`.  Adds the
- * queens placed to *placed.  Returns QC_OK; QC_ENOMEM when out of memory
- * or the rank tables would pass QCJ_RANKS_MAX (config.h); QC_ESTOP when
- * *stop (if not NULL) rose meanwhile.  s keeps its buffers for reuse. */
+ * outside M and `pattern`, of them only those in `only` ([own lists]: the
+ * columns of the halves a unit counts; all ones: every column), ranked as
+ * over all of them (qcj_side_cols); the two bands' own scratch is `tmp`.
+ * Adds the queens placed to *placed.  Returns QC_OK; QC_ENOMEM when out
+ * of memory or the rank tables would pass QCJ_RANKS_MAX (config.h);
+ * QC_ESTOP when *stop (if not NULL) rose meanwhile.  s keeps its buffers
+ * for reuse. */
 int qcj_side_build(const qcj_geometry *g, const qcj_rank *r, int bottom, uint32_t pattern,
-                   qcj_side *s, qcj_vec tmp[3], const int *stop, uint64_t *placed);
+                   uint32_t only, qcj_side *s, qcj_vec tmp[3], const int *stop, uint64_t *placed);
 
 /* [split build] One band of s alone: s->band[band], band 0 (the first)
  * or 1 (the second) of the top's or the bottom's side, as qcj_side_build

@@ -325,6 +325,7 @@ static int join_build_with(qc_plan *plan, const qcj_settings *s)
     qcj_geometry *g = &data->geo;
     qcj_geometry_init(g, n, s->unit_cols, s->key_bits, s->force_wide);
     g->bands_in_place = g->bands_pruned = s->large_bands;
+    g->own_lists = s->own_lists;
     g->halves_cap = s->halves_cap;
     data->joiner = s->joiner;
     data->block = qcj_block(g);
@@ -355,6 +356,7 @@ qcj_settings qcj_settings_of(int n)
                           .force_wide = 0, .unit_target = qcj_unit_target(n),
                           .joiner = QCJ_JOIN_TABLES,
                           .large_bands = n >= QCJ_LARGE_FROM_N,
+                          .own_lists = n >= QCJ_OWN_LISTS_FROM_N,
                           .halves_cap = QCJ_HALVES_CAP};
 }
 
@@ -384,7 +386,7 @@ int qcj_probe_start(const qc_plan *plan, size_t unit, qcj_probe *pr)
         return QC_EINVAL;
     const qcj_unit_ref ref = data->unit[unit];
     const uint32_t slices = data->slices[ref.pattern];
-    pr->list_share = slices == 1 ? 1 : data->list_parts ? 0 : 1.0 / slices;
+    pr->list_share = slices == 1 || data->geo.own_lists ? 1 : data->list_parts ? 0 : 1.0 / slices;
     uint64_t lo, hi;
     qcj_unit_keys(data, unit, &lo, &hi);
     pr->key0 = lo;

@@ -270,6 +270,27 @@ static int count_keys(unit_walk *w, uint64_t lo, uint64_t hi, const int *stop)
     return QC_OK;
 }
 
+/* [own lists] The columns the halves of unit `unit` may use: the union of
+ * its top column sets into *top, of their complements (every bottom's
+ * columns, odd N's middle queen's too) into *bottom. */
+static void unit_columns(const qcj_plan *p, size_t unit, uint32_t *top, uint32_t *bottom)
+{
+    const qcj_geometry *g = &p->geo;
+    const uint32_t q = p->pattern[p->unit[unit].pattern], full = qck_full_mask(g->n);
+    const int top_free = g->h - __builtin_popcount(q);
+    uint64_t lo, hi;
+    qcj_unit_keys(p, unit, &lo, &hi);
+    *top = *bottom = 0;
+    uint32_t key = lo < hi ? qcj_colex_at(lo, top_free) : 0;
+    for (uint64_t at = lo; at < hi && (*top != full || *bottom != full); at++) {
+        const uint32_t s = q | qcj_colkey_expand(g, key);
+        *top |= s;
+        *bottom |= full & ~s;
+        if (key)
+            key = qcj_colex_next(key);
+    }
+}
+
 int QC_LEVEL(qcj_unit_lists)(const qcj_plan *p, size_t unit, qcj_scratch *sc,
                              const qcj_side **sides, qc_tally *out)
 {
@@ -286,9 +307,11 @@ int QC_LEVEL(qcj_unit_lists)(const qcj_plan *p, size_t unit, qcj_scratch *sc,
     if (!p->counts[ref.pattern])            /* [no empty units]: no set to count */
         return QC_OK;
     if (ref.slice >= slices)                /* [split build] a part of its band lists */
-        return qcj_shared_build_part(p->shared, g, &p->rank, ref.pattern, (int)(ref.slice - slices),
-                                     q, rest, sc->band_tmp, stop, out);
-    if (slices > 1) {                       /* [even slices] the pattern's shared lists */
+        return g->own_lists ? QC_OK         /* [own lists]: nobody reads them */
+                            : qcj_shared_build_part(p->shared, g, &p->rank, ref.pattern,
+                                                    (int)(ref.slice - slices), q, rest,
+                                                    sc->band_tmp, stop, out);
+    if (qcj_unit_shares_lists(p, unit)) {   /* [even slices] the pattern's shared lists */
         const qcj_shared_sides *shared;
         int rc = qcj_shared_acquire(p->shared, g, &p->rank, ref.pattern, q, rest, sc->band_tmp, stop,
                                     &shared);
@@ -297,9 +320,12 @@ int QC_LEVEL(qcj_unit_lists)(const qcj_plan *p, size_t unit, qcj_scratch *sc,
         return rc;
     }
     uint64_t placed = 0;                    /* the unit lists its own bands */
-    int rc = qcj_side_build(g, &p->rank, 0, q, &sc->side[0], sc->band_tmp, stop, &placed);
+    uint32_t top = UINT32_MAX, bottom = UINT32_MAX;
+    if (g->own_lists)
+        unit_columns(p, unit, &top, &bottom);
+    int rc = qcj_side_build(g, &p->rank, 0, q, top, &sc->side[0], sc->band_tmp, stop, &placed);
     if (rc == QC_OK)
-        rc = qcj_side_build(g, &p->rank, 1, rest, &sc->side[1], sc->band_tmp, stop, &placed);
+        rc = qcj_side_build(g, &p->rank, 1, rest, bottom, &sc->side[1], sc->band_tmp, stop, &placed);
     if (rc == QC_OK) {
         *sides = sc->side;
         out->placements = placed;
@@ -329,7 +355,6 @@ int QC_LEVEL(qcj_unit_sets)(const qcj_plan *p, size_t unit, qcj_scratch *sc, con
 int QC_LEVEL(qcj_count_unit)(const qcj_plan *p, size_t unit, qcj_scratch *sc,
                              qcj_joiner_kind joiner, qc_tally *out)
 {
-    const qcj_unit_ref ref = p->unit[unit];
     const qcj_side *sides;
     qc_tally listed, counted = {0, 0};
     int rc = QC_LEVEL(qcj_unit_lists)(p, unit, sc, &sides, &listed);
@@ -341,8 +366,8 @@ int QC_LEVEL(qcj_count_unit)(const qcj_plan *p, size_t unit, qcj_scratch *sc,
     uint64_t lo, hi;
     qcj_unit_keys(p, unit, &lo, &hi);
     rc = QC_LEVEL(qcj_unit_sets)(p, unit, sc, sides, joiner, lo, hi, 0, 0, &counted);
-    if (p->slices[ref.pattern] > 1)
-        qcj_shared_release(p->shared, ref.pattern, rc == QC_OK);
+    if (qcj_unit_shares_lists(p, unit))
+        qcj_shared_release(p->shared, p->unit[unit].pattern, rc == QC_OK);
     if (rc != QC_OK)
         return rc;
     out->solutions = counted.solutions;

@@ -61,6 +61,15 @@ static inline void qcj_unit_keys(const qcj_plan *p, size_t unit, uint64_t *lo, u
     }
 }
 
+/* Whether unit `unit` counts from its pattern's shared lists ([even
+ * slices], shared.h): a slice of a cut pattern, unless units list their
+ * own ([own lists], geometry.h). */
+static inline int qcj_unit_shares_lists(const qcj_plan *p, size_t unit)
+{
+    const qcj_unit_ref ref = p->unit[unit];
+    return p->slices[ref.pattern] > 1 && ref.slice < p->slices[ref.pattern] && !p->geo.own_lists;
+}
+
 static inline int qcj_unit_lists_now(const qcj_plan *p, size_t unit, qcj_scratch *sc,
                                      const qcj_side **sides, qc_tally *out)
 {

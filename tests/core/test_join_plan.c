@@ -249,8 +249,8 @@ static void test_split_build(void)
     for (size_t i = 0; i < jp->patterns; i++) {
         const uint32_t q = jp->pattern[i], rest = jp->block & ~q;
         uint64_t placed = 0, parts_placed = 0;
-        CHECK(qcj_side_build_portable(g, &jp->rank, 0, q, &whole[0], tmp, NULL, &placed) == QC_OK);
-        CHECK(qcj_side_build_portable(g, &jp->rank, 1, rest, &whole[1], tmp, NULL, &placed) == QC_OK);
+        CHECK(qcj_side_build_portable(g, &jp->rank, 0, q, UINT32_MAX, &whole[0], tmp, NULL, &placed) == QC_OK);
+        CHECK(qcj_side_build_portable(g, &jp->rank, 1, rest, UINT32_MAX, &whole[1], tmp, NULL, &placed) == QC_OK);
         for (int j = 0; j < QCJ_SHARED_PARTS; j += 2) {   /* parts 0, 2 by their units */
             qc_tally t = {0, 0};
             CHECK(qcj_shared_build_part(jp->shared, g, &jp->rank, i, j, q, rest, tmp, NULL, &t) == QC_OK);
@@ -421,9 +421,9 @@ static void test_bands_in_place(void)
                 uint64_t placed_a = 0, placed_b = 0;
                 g.bands_pruned = 0;
                 g.bands_in_place = 0;
-                int ra = qcj_side_build_portable(&g, &rk, bottom, pattern, &a, tmp, NULL, &placed_a);
+                int ra = qcj_side_build_portable(&g, &rk, bottom, pattern, UINT32_MAX, &a, tmp, NULL, &placed_a);
                 g.bands_in_place = 1;
-                int rb = qcj_side_build_portable(&g, &rk, bottom, pattern, &b, tmp, NULL, &placed_b);
+                int rb = qcj_side_build_portable(&g, &rk, bottom, pattern, UINT32_MAX, &b, tmp, NULL, &placed_b);
                 differ += ra != QC_OK || rb != QC_OK || placed_a != placed_b
                        || !bands_equal(&a.band[0], &b.band[0], &rk, a.t)
                        || !bands_equal(&a.band[1], &b.band[1], &rk, a.t);
@@ -507,6 +507,71 @@ static void test_halves_capped(const known_count *known)
     }
 }
 
+/* Placements in a side's two bands. */
+static uint64_t side_placements(const qcj_side *s, const qcj_rank *r)
+{
+    uint64_t n = 0;
+    for (int b = 0; b < 2; b++)
+        n += s->band[b].offsets[r->binom[s->t][s->band[b].rows]];
+    return n;
+}
+
+/* [own lists] Units listing their own bands on their sets' columns count
+ * as units sharing their pattern's lists: N=12..16 (cut patterns from
+ * N=12; N<=18 lists them in parts) with own lists against without, the
+ * same plan, unit by unit the same solutions; and each slice of a cut
+ * pattern lists no more placements than the pattern's shared lists hold,
+ * fewer for some (a slice's few sets leave columns out). */
+static void test_own_lists(const known_count *known)
+{
+    for (int n = 12; n <= 16; n++) {
+        qcj_settings shared = qcj_settings_of(n), own = shared;
+        shared.own_lists = 0;
+        own.own_lists = 1;
+        qc_plan *a, *b;
+        if (qcj_plan_create_with(&a, n, &shared) != QC_OK || qcj_plan_create_with(&b, n, &own) != QC_OK) {
+            CHECK(0, "n=%d: plans not built", n);
+            continue;
+        }
+        CHECK(qc_plan_fingerprint(a) == qc_plan_fingerprint(b), "n=%d: the plan changed", n);
+        const qcj_plan *jp = b->engine_data;
+        size_t differ = 0, more = 0, fewer = 0, slices = 0;
+        qc_u128 total = 0;
+        for (size_t u = 0; u < qc_plan_unit_count(a); u++) {
+            qc_tally ta, tb;
+            CHECK(qc_plan_count_unit(a, u, &ta) == QC_OK && qc_plan_count_unit(b, u, &tb) == QC_OK);
+            differ += ta.solutions != tb.solutions;
+            total += tb.solutions;
+            const qcj_unit_ref ref = jp->unit[u];
+            if (jp->slices[ref.pattern] == 1 || ref.slice >= jp->slices[ref.pattern]
+                || !jp->counts[ref.pattern])    /* [no empty units]: nothing listed */
+                continue;
+            slices++;
+            qcj_probe pa, pb;
+            if (qcj_probe_start(a, u, &pa) != QC_OK || qcj_probe_start(b, u, &pb) != QC_OK) {
+                CHECK(0, "n=%d unit %zu: not listed", n, u);
+                continue;
+            }
+            CHECK(pb.sides != pa.sides && pa.list_share < 1 && pb.list_share == 1,
+                  "n=%d unit %zu: own lists shared", n, u);
+            for (int side = 0; side < 2; side++) {
+                const uint64_t own_n = side_placements(&pb.sides[side], &jp->rank);
+                const uint64_t shared_n = side_placements(&pa.sides[side], &jp->rank);
+                more += own_n > shared_n;
+                fewer += own_n < shared_n;
+            }
+            qcj_probe_end(&pa);
+            qcj_probe_end(&pb);
+        }
+        CHECK(differ == 0 && total == known[n].total, "n=%d: %zu units differ with own lists", n,
+              differ);
+        CHECK(slices > 0 && more == 0 && fewer > 0,
+              "n=%d: %zu slices, %zu sides list more, %zu fewer", n, slices, more, fewer);
+        qc_plan_free(a);
+        qc_plan_free(b);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2 && !(argc == 3 && !strcmp(argv[2], "large"))) {
@@ -529,6 +594,7 @@ int main(int argc, char **argv)
     test_plan_reuse(known);
     test_recount();
     test_halves_capped(known);
+    test_own_lists(known);
     test_bands_in_place();
     test_large_bands(known, 15);
     return check_report("join plan");
