@@ -20,6 +20,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "longrun.h"
@@ -95,6 +96,31 @@ static int end_alone(qc_longrun_ctx *ctx, qct_mpi_result *result, int rc, const 
     return status;
 }
 
+/* [silence] Rank 0 finished without a silent rank, and ends the job.  If
+ * that rank's host is cut off, an MPI_Abort now would hold mpirun for
+ * many minutes: it sends the kill to the lost host's daemon, and TCP
+ * keepalive never runs on a link with data waiting.  Open MPI ends the job
+ * itself once keepalive finds the daemon gone (qcount-mpirun's settings:
+ * 5 + 2 x 3 s of an idle link, and rank 0 heard nothing from that host
+ * for the silence timeout already), so rank 0 waits that long for the
+ * SIGTERM that says so; when none comes (a rank stopped, not cut off; no
+ * keepalive set, or one of more than a minute), MPI_Abort ends the job. */
+static void end_without_silent(int status)
+{
+    fflush(stdout);
+    fflush(stderr);
+    long idle = qct_launcher_number("OMPI_MCA_oob_tcp_keepalive_time");
+    long every = qct_launcher_number("OMPI_MCA_oob_tcp_keepalive_intvl");
+    long probes = qct_launcher_number("OMPI_MCA_oob_tcp_keepalive_probes");
+    long wait = idle > 0 && every >= 0 && probes >= 0 ? idle + every * probes + 2 : 0;
+    struct timespec tick = {0, 50000000};
+    for (long t = 0; wait <= 60 && t < wait * 20 && !qc_longrun_stop_signal(); t++)
+        nanosleep(&tick, NULL);
+    if (qc_longrun_stop_signal())
+        _exit(status);   /* Open MPI is ending the job */
+    qct_mpi_abort(status);
+}
+
 /* The count ended on every rank: rank 0 prints the result and the report.
  * A ledger that cannot be synced still lets the right count be printed,
  * but fails the run. */
@@ -129,11 +155,8 @@ static int end_together(const qc_options *opts, qc_longrun_ctx *ctx, qct_mpi_res
     }
     int silent = result->silent;
     qct_mpi_result_free(result);
-    if (silent) {   /* [silence] silent ranks never reach MPI_Finalize */
-        fflush(stdout);
-        fflush(stderr);
-        qct_mpi_abort(status);
-    }
+    if (silent)   /* [silence] silent ranks may never reach MPI_Finalize */
+        end_without_silent(status);
     qct_mpi_finalize();
     return status;
 }
