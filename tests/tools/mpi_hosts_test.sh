@@ -57,6 +57,11 @@ case \$host in
 $net.1) ns=${pre}a ;; $net.2) ns=${pre}b ;; $net.3) ns=${pre}c ;;
 *) echo "agent: unknown host \$host" >&2; exit 1 ;;
 esac
+# HIDE_MODULE=DIR: an empty DIR on hosts b and c (their own mounts)
+if [ -n "\${HIDE_MODULE:-}" ] && [ "\$ns" != ${pre}a ]; then
+    exec ip netns exec "\$ns" unshare --uts --mount sh -c \
+        'mount -t tmpfs none "\$1" && hostname "\$0" && eval "\$2"' "\$ns" "\$HIDE_MODULE" "\$*"
+fi
 exec ip netns exec "\$ns" unshare --uts sh -c 'hostname "\$0"; eval "\$*"' "\$ns" "\$*"
 EOF
 chmod +x "$agent"
@@ -86,20 +91,21 @@ if [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = "$want" ] && grep -q "^qcount: 3 ran
    && [ "$(grep -c "^qcount: rank [0-9] (${pre}[abc], " "$tmp/err")" -eq 3 ]; then ok
 else bad "N=16 on three hosts: rc=$rc out='$(cat "$tmp/out")' err='$(cat "$tmp/err")'"; fi
 
-# ---- a program without its MPI module, on every host ----------------------
-# [rank's last words] its reason reaches stderr (once for each host: the
-# hosts share this file system), in each of five trials, status 2
-mkdir -p "$tmp/bare"
-cp "$qcount" "$tmp/bare/qcount"
+# ---- hosts without the MPI module -----------------------------------------
+# [rank's last words] qcount's module hidden on hosts b and c: rank 0 (on
+# a) waits in MPI_Init while ranks 1 and 2 cannot join; each of them must
+# say why on stderr, naming its rank and host, in each of five trials
+module_dir=$(dirname "$qcount")/lib/qcount
 said=0
 for trial in 1 2 3 4 5; do
-    qcount=$tmp/bare/qcount on_a 30 "$mpiexec" "1 2 3" 12 >"$tmp/out" 2>"$tmp/err"
+    HIDE_MODULE=$module_dir on_a 30 "$mpiexec" "1 2 3" 12 >"$tmp/out" 2>"$tmp/err"
     rc=$?
     [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ ! -s "$tmp/out" ] \
-        && grep -q "^qcount: .*started by an MPI launcher, but its MPI module .* is missing" "$tmp/err" \
+        && grep -q "^qcount: rank 1 (${pre}b): started by an MPI launcher, but its MPI module .* is missing" "$tmp/err" \
+        && grep -q "^qcount: rank 2 (${pre}c): started by an MPI launcher, but its MPI module .* is missing" "$tmp/err" \
         && said=$((said + 1))
 done
-[ $said -eq 5 ] && ok || bad "no module: the reason reached stderr in $said of 5 trials: $(cat "$tmp/err")"
+[ $said -eq 5 ] && ok || bad "no module on b and c: both reasons reached stderr in $said of 5 trials: $(cat "$tmp/err")"
 
 # ---- host c's link cut mid-run --------------------------------------------
 # cut N SILENCE: a checkpointed count of N (halving) on hosts a, b and c
