@@ -20,7 +20,7 @@ skip() { echo "mpi_hosts_test: $*, skipped"; exit 77; }
 command -v ip >/dev/null || skip "no ip (iproute2)"
 command -v unshare >/dev/null || skip "no unshare"
 command -v "$mpiexec" >/dev/null || skip "no $mpiexec"
-"$mpiexec" --version 2>/dev/null | grep -q "Open MPI" || skip "$mpiexec is not Open MPI's"
+"$mpiexec" --version 2>/dev/null | grep -Eq "Open ?MPI|OpenRTE" || skip "$mpiexec is not Open MPI's"
 
 # ---- the hosts: qh<pid>a..c on 10.231.7.1..3, a bridge in qh<pid>br -------
 pre=qh$$ net=10.231.7
