@@ -10,6 +10,8 @@
 #         | big (N=17 on 3 ranks) | resume
 #         | fail (QCOUNT: the qcount_fault test build, see fault_test.sh)
 #         | stall (a worker stopped with SIGSTOP holds back only its units)
+#         | silent (one stopped past QCOUNT_MPI_SILENCE: its units go to
+#           the others, its late tallies are dropped)
 #         | stop (SIGINT/SIGTERM to tools/scripts/qcount-mpirun, SIGUSR1/2
 #           to mpirun: the stop line, 130/143, and the ledger resumes)
 #
@@ -114,6 +116,10 @@ EOF
     # a timeout qcount cannot take: refused on every rank, said once
     QCOUNT_MPI_TIMEOUT=abc timeout 30 "$mpiexec" -np 2 "$qcount" 12 >"$tmp/out" 2>"$tmp/err"; rc=$?
     one_line "invalid QCOUNT_MPI_TIMEOUT 'abc' \\(expected 1 to 3600 seconds\\)$" "QCOUNT_MPI_TIMEOUT=abc"
+    for v in 2 3601 1x; do
+        QCOUNT_MPI_SILENCE=$v timeout 30 "$mpiexec" -np 2 "$qcount" 12 >"$tmp/out" 2>"$tmp/err"; rc=$?
+        one_line "invalid QCOUNT_MPI_SILENCE '$v' \\(expected 3 to 3600 seconds\\)$" "QCOUNT_MPI_SILENCE=$v"
+    done
     # words refused on one rank only: that rank's error, named
     mpmd x
     one_line "rank 1: invalid board size 'x'" "rank 1: x"
@@ -267,6 +273,48 @@ stall)
         wait $pid; rc=$?
         if [ "$b" -gt "$a" ] && [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = "$want" ]; then ok
         else bad "stall trial $trial: ledger $a -> $b bytes while rank 1 was stopped, rc=$rc out='$(cat "$tmp/out")' err='$(cat "$tmp/err")'"; fi
+    done
+    ;;
+silent)
+    # [silence] A worker stopped (SIGSTOP) past the silence timeout (3 s
+    # here): rank 0 hands its units to the others.  Stopped for good, the
+    # job ends with the exact total without it (rank 0 ends the job);
+    # woken after 6 s, it sends tallies of units already counted again,
+    # which must be dropped (never added twice): the exact total, and the
+    # report says how many came twice.
+    export QCOUNT_MPI_SILENCE=3
+    ledger=$tmp/ledger
+    size() { stat -c %s "$ledger" 2>/dev/null || echo 0; }
+    # stop_rank1 PID: SIGSTOP to rank 1 of the job under `timeout` PID
+    stop_rank1() {
+        worker=
+        for p in $(pgrep -P "$(pgrep -P "$1" | head -1)"); do
+            grep -qz '^OMPI_COMM_WORLD_RANK=1$' /proc/$p/environ 2>/dev/null && worker=$p
+        done
+        [ -n "$worker" ] && kill -STOP "$worker"
+    }
+    for n in 16 17; do
+        want=$(known_total $n)
+        rm -f "$ledger"
+        timeout 60 "$mpiexec" -np 3 "$qcount" --engine halving --threads 1 --quiet --checkpoint "$ledger" $n \
+            >"$tmp/out" 2>"$tmp/err" &
+        pid=$! i=0
+        while [ $i -lt 500 ] && [ "$(size)" -lt 64000 ]; do sleep 0.01; i=$((i + 1)); done
+        stop_rank1 $pid || { bad "silent N=$n: no rank 1 found"; wait $pid; continue; }
+        if [ $n = 17 ]; then sleep 6; kill -CONT "$worker"; fi
+        wait $pid; rc=$?
+        kill -CONT "$worker" 2>/dev/null
+        if [ $n = 16 ]; then came='[0-9]+ tallies came twice, the same'
+        else came='[1-9][0-9]* tallies came twice, the same'; fi
+        if [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = "$want" ] \
+           && grep -Eq "^qcount: 1 rank \(rank 1 first\) sent nothing for 3 s .*\($came\)" "$tmp/err"; then ok
+        else bad "silent N=$n: rc=$rc out='$(cat "$tmp/out")' err='$(cat "$tmp/err")' (want $want)"; fi
+        # the ledger holds every unit once: all come from it on a resume
+        timeout 60 "$mpiexec" -np 2 "$qcount" --engine halving --threads 1 --checkpoint "$ledger" $n \
+            >"$tmp/out" 2>"$tmp/err"
+        if [ "$(cat "$tmp/out")" = "$want" ] \
+           && grep -Eq "^qcount: 2 ranks, [0-9]+ threads, ([0-9]+) units \(\1 from the ledger\)" "$tmp/err"; then ok
+        else bad "silent N=$n resumed: out='$(cat "$tmp/out")' err='$(cat "$tmp/err")'"; fi
     done
     ;;
 stop)

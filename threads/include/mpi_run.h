@@ -101,6 +101,15 @@ typedef struct qct_mpi_result {
     int alone;              /* rank 0 returned at once, without the other
                                ranks: the caller must end the job           */
     qct_mpi_rank_stats *per_rank;   /* [ranks] on rank 0, NULL elsewhere    */
+    /* [silence] on rank 0: */
+    int silent;             /* ranks still silent as the count ended: then
+                               alone is set and per_rank holds rank 0's
+                               stats alone (the others have threads = 0)   */
+    int ever_silent;        /* ranks ever taken for silent                  */
+    int first_silent;       /* the first of them, or -1                     */
+    size_t handed_again;    /* units they held, handed to other ranks       */
+    size_t repeats;         /* tallies of those that came twice, the same   */
+    double silence;         /* the timeout, seconds                         */
 } qct_mpi_result;
 
 /* [join timeout] How long a rank waits for the others to start, in
@@ -108,6 +117,19 @@ typedef struct qct_mpi_result {
  * it is unset or empty, or -1 for any other value. */
 #define QCT_JOIN_TIMEOUT_DEFAULT 20.0
 double qct_mpi_join_timeout(void);
+
+/* [silence] How long rank 0 waits on a worker it hears nothing from (no
+ * tally, no heartbeat: protocol.h) before it hands that worker's units to
+ * the other ranks, in seconds: QCOUNT_MPI_SILENCE (3 to 3600), the default
+ * when unset or empty, or -1 for any other value.  10 s by default: ten
+ * missed heartbeats, far beyond a busy machine's scheduling delays or a
+ * congested link, so only a stopped, swapped-out or cut-off rank is taken
+ * for lost, and short enough that a job loses a minute at most (with
+ * qcount-mpirun's TCP keepalive, Open MPI itself notices a lost host in
+ * 9 to 14 s).  A rank taken for lost that speaks again is heard: its
+ * tallies of units already counted elsewhere are checked, never added. */
+#define QCT_SILENCE_DEFAULT 10.0
+double qct_mpi_silence(void);
 
 /* MPI_Init_thread (FUNNELED: only the main thread talks to MPI).  Returns
  * QC_OK, or QC_EINVAL if MPI cannot give that much thread support.  When
@@ -144,7 +166,10 @@ void qct_mpi_abort(int status);
  * unit_done rank 0 returns QC_ESTOP or QC_EHOOK at once and alone, and
  * when a unit ran out of memory on any rank, QC_ENOMEM at once and alone
  * (err names the rank): then out->alone is set, the other ranks are left
- * waiting, and the caller must end the job (qct_mpi_abort).  (QC_ENOMEM
+ * waiting, and the caller must end the job (qct_mpi_abort).  [silence]
+ * When workers fell silent and never spoke again, rank 0 finishes the
+ * count without them and returns it (its rc as at the end, out->silent
+ * set, out->alone too): the caller reports it and ends the job.  (QC_ENOMEM
  * on every rank, without out->alone: a failure seen only as the count
  * ended.)  Fills *out (free it with qct_mpi_result_free, which takes
  * NULL); totals are meaningful on rank 0.  err may be NULL (no message).

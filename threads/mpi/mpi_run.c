@@ -255,6 +255,22 @@ static int gather(const qct_root *books, const qct_mpi_rank_stats *mine, int me,
     return rc;
 }
 
+/* [silence] Rank 0 finished without silent workers: its own stats and
+ * the sum, without the collective calls of gather. */
+static int finish_alone(const qct_root *books, const qct_mpi_rank_stats *mine, int rc,
+                        qct_mpi_result *out, char *err, size_t errlen)
+{
+    out->per_rank = calloc((size_t)out->ranks, sizeof *out->per_rank);
+    if (!out->per_rank)
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    out->per_rank[0] = *mine;
+    for (int r = 1; r < out->ranks; r++)
+        out->per_rank[r].rank = r;
+    if (rc != QC_OK)
+        snprintf(err, errlen, "a rank ran out of memory");
+    return qct_root_sum(books, rc, out, err, errlen);
+}
+
 int qct_mpi_count(const qc_plan *plan, const qc_run_options *opts, const char *root_error,
                   qct_mpi_result *out, char *err, size_t errlen)
 {
@@ -272,15 +288,31 @@ int qct_mpi_count(const qc_plan *plan, const qc_run_options *opts, const char *r
     qct_rank s;
     qct_rank_open(&s, plan);
     qct_root books = QCT_ROOT_NONE;
-    if (me == 0)
-        qct_root_open(&books, &s, opts, start);
+    if (me == 0) {
+        double silence = qct_mpi_silence();
+        qct_root_open(&books, &s, opts, ranks, silence > 0 ? silence : QCT_SILENCE_DEFAULT, start);
+    }
     qct_mpi_rank_stats mine;
     int alone = 0;
     int rc = run_rank(&s, &books, opts, me, ranks, &mine, &alone);
-    if (alone)   /* rank 0 only: the workers are not told; the caller ends the job */
+    if (me == 0) {
+        out->ever_silent = books.ever_silent;
+        out->first_silent = books.first_silent;
+        out->handed_again = books.handed_again;
+        out->repeats = books.repeats;
+        out->silence = books.silence;
+    }
+    if (alone) {   /* rank 0 only: the workers are not told; the caller ends the job */
         qct_root_alone(&books, rc, out, err, errlen);
-    else
+    } else if (me == 0 && books.silent) {
+        /* silent ranks may never reach a collective call: the count is
+         * whole here, and the caller ends the job */
+        out->alone = 1;
+        out->silent = books.silent;
+        rc = finish_alone(&books, &mine, rc, out, err, errlen);
+    } else {
         rc = gather(&books, &mine, me, rc, out, err, errlen);
+    }
     qct_root_close(&books);
     qct_rank_close(&s);
     return rc;

@@ -35,7 +35,8 @@ void qct_send_results(int tag, size_t want, const qct_wire_result *r, size_t k,
     qct_grow_or_abort((void **)msg, msg_cap, 2 + k * QCT_WIRE_WORDS, sizeof **msg);
     (*msg)[0] = want;
     (*msg)[1] = k;
-    memcpy(*msg + 2, r, k * sizeof *r);
+    if (k)   /* r may be NULL then: an outbox never used */
+        memcpy(*msg + 2, r, k * sizeof *r);
     MPI_Send(*msg, (int)(2 + k * QCT_WIRE_WORDS), MPI_UINT64_T, 0, tag, MPI_COMM_WORLD);
 }
 

@@ -12,7 +12,14 @@
  *   worker -> 0  LAST [0, k, k results]      its last results: it is done
  *   worker -> 0  FAIL [0, k, k results]      its last results: a unit (or
  *                                             its outbox) ran out of memory
+ *   worker -> 0  BEAT [0, k, k results]      "still here": sent when it has
+ *                                             sent nothing for QCT_HEARTBEAT
  * Every word is a 64-bit unsigned integer (MPI_UINT64_T).
+ *
+ * [silence] The heartbeat is sent by the worker's messenger, which never
+ * counts while the rank has counting threads, so a worker deep in long
+ * units still beats; a worker unheard for the silence timeout (root.h) is
+ * stopped, swapped out or cut off, and rank 0 hands its units to others.
  */
 #ifndef QCT_MPI_PROTOCOL_H
 #define QCT_MPI_PROTOCOL_H
@@ -23,7 +30,14 @@
 
 #include "qcount.h"
 
-enum { QCT_TAG_ASK = 11, QCT_TAG_WORK = 12, QCT_TAG_LAST = 13, QCT_TAG_FAIL = 14 };
+enum {
+    QCT_TAG_ASK = 11, QCT_TAG_WORK = 12, QCT_TAG_LAST = 13, QCT_TAG_FAIL = 14, QCT_TAG_BEAT = 15
+};
+
+/* [silence] Seconds between a worker's messages at most: a third of the
+ * shortest silence timeout (mpi_run.h), so a worker must miss at least
+ * three beats before it is taken for lost. */
+#define QCT_HEARTBEAT 1.0
 
 /* Unit indices travel as they are kept, in size_t words. */
 _Static_assert(sizeof(size_t) == sizeof(uint64_t), "a unit index is one 64-bit word");
@@ -51,18 +65,20 @@ static inline qc_tally qct_wire_tally(const qct_wire_result *w)
 int qct_grow(void **p, size_t *cap, size_t need, size_t elem);
 void qct_grow_or_abort(void **p, size_t *cap, size_t need, size_t elem);
 
-/* Worker -> 0: sends [want, k, the k results] with `tag` (ASK, LAST or
- * FAIL), packed in *msg (grown as needed). */
+/* Worker -> 0: sends [want, k, the k results] with `tag` (ASK, LAST,
+ * FAIL or BEAT), packed in *msg (grown as needed). */
 void qct_send_results(int tag, size_t want, const qct_wire_result *r, size_t k,
                       uint64_t **msg, size_t *msg_cap);
 
 /* Rank 0 never waits on one worker: every transfer from or to a worker
  * runs non-blocking in its own buffer (a parcel), and rank 0's messenger
  * only tests them between its other work.  A worker stopped (SIGSTOP,
- * swapped out, a slow link) holds back only the units it holds.  The
- * parcels in transit are bounded by the protocol: a worker has one ASK in
- * flight and sends LAST or FAIL at most once, so at most two messages
- * from it and one reply to it are ever in transit. */
+ * swapped out, a slow link) holds back only the units it holds, and only
+ * until it falls silent (root.h).  The parcels in transit are bounded by
+ * the protocol: a worker has one ASK in flight, sends LAST or FAIL at most
+ * once and a BEAT at most once a second, and rank 0 takes in every message
+ * that arrived on each poll, so only a few messages from it and one reply
+ * to it are ever in transit. */
 typedef struct qct_parcel {
     MPI_Request req;
     uint64_t *buf;

@@ -7,26 +7,47 @@
  * schedule): batches shrink near the end so that no rank is left holding a
  * long tail while the others idle.  Rank 0 counts too: its counting
  * threads take units from the same list it hands out from, one at a time.
+ * [silence] Units of a silent worker go back to the front of that list
+ * (root.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "job.h"
 #include "protocol.h"
 #include "qct_clock.h"
 #include "root.h"
 
-void qct_root_open(qct_root *b, qct_rank *s, const qc_run_options *opts, double start)
+double qct_mpi_silence(void)
+{
+    const char *set = getenv("QCOUNT_MPI_SILENCE");
+    if (!set || !*set)
+        return QCT_SILENCE_DEFAULT;
+    long v = qct_launcher_number("QCOUNT_MPI_SILENCE");
+    return v >= 3 && v <= 3600 ? (double)v : -1;
+}
+
+void qct_root_open(qct_root *b, qct_rank *s, const qc_run_options *opts, int ranks,
+                   double silence, double start)
 {
     *b = QCT_ROOT_NONE;
     b->units = qc_plan_unit_count(s->plan);
-    s->queue = malloc((b->units ? b->units : 1) * sizeof *s->queue);
-    b->seen = calloc(b->units ? b->units : 1, 1);
-    if (!s->queue || !b->seen)
+    b->ranks = ranks;
+    b->silence = silence;
+    size_t u = b->units ? b->units : 1;
+    s->queue = malloc(u * sizeof *s->queue);
+    b->seen = calloc(u, 1);
+    b->holder = calloc(u, sizeof *b->holder);
+    b->heard = calloc((size_t)ranks, sizeof *b->heard);
+    b->state = calloc((size_t)ranks, 1);
+    if (!s->queue || !b->seen || !b->holder || !b->heard || !b->state)
         MPI_Abort(MPI_COMM_WORLD, 2);
+    for (int r = 0; r < ranks; r++)
+        b->heard[r] = start;
     s->tail = qct_units_to_do(opts, b->units, s->queue, &b->known, &b->resumed);
     s->cap = b->units;
-    s->no_more = 1;
+    s->no_more = ranks <= 1;   /* else once every worker is done or silent */
     s->stop = opts ? opts->stop : NULL;
     b->todo = s->tail;
     qct_report_begin(&b->rep, opts, s->plan, s->queue, s->tail, b->resumed, start);
@@ -35,18 +56,70 @@ void qct_root_open(qct_root *b, qct_rank *s, const qc_run_options *opts, double 
 void qct_root_close(qct_root *b)
 {
     free(b->seen);
+    free(b->holder);
+    free(b->heard);
+    free(b->state);
+    free(b->again);
     b->seen = NULL;
+    b->holder = NULL;
+    b->heard = NULL;
+    b->state = NULL;
+    b->again = NULL;
 }
 
-/* Takes in n tallies: each unit once, to the sums and the hooks. */
-static void absorb(qct_root *b, const qct_wire_result *r, size_t n)
+/* The record of a unit handed out again, or NULL.  Linear: such units are
+ * the few a silent worker held, and their tallies rarely come twice. */
+static qct_again *find_again(qct_root *b, size_t unit)
+{
+    for (size_t i = 0; i < b->n_again; i++)
+        if (b->again[i].first.unit == unit)
+            return &b->again[i];
+    return NULL;
+}
+
+/* A tally of a unit already counted, from rank `source`: dropped when the
+ * unit was handed out again and the tally is the same, else noted. */
+static void absorb_repeat(qct_root *b, const qct_wire_result *r, int source)
+{
+    qct_again *a = (b->seen[r->unit] & QCT_AGAIN) ? find_again(b, r->unit) : NULL;
+    if (!a || !a->counted) {
+        b->bad++;
+        return;
+    }
+    if (memcmp(&a->first, r, sizeof *r) == 0) {
+        b->repeats++;
+        return;
+    }
+    if (b->conflicts++ == 0) {
+        b->conflict_unit = r->unit;
+        b->conflict_rank = source;
+        b->conflict_first_rank = a->rank;
+    }
+}
+
+/* Takes in n tallies from rank `source`: each unit once, to the sums and
+ * the hooks. */
+static void absorb(qct_root *b, const qct_wire_result *r, size_t n, int source)
 {
     for (size_t i = 0; i < n; i++) {
-        if (r[i].unit >= b->units || b->seen[r[i].unit]) {
+        if (r[i].unit >= b->units) {
             b->bad++;
             continue;
         }
-        b->seen[r[i].unit] = 1;
+        if (b->seen[r[i].unit] & QCT_SEEN) {
+            absorb_repeat(b, &r[i], source);
+            continue;
+        }
+        b->seen[r[i].unit] |= QCT_SEEN;
+        b->holder[r[i].unit] = 0;
+        if (b->seen[r[i].unit] & QCT_AGAIN) {
+            qct_again *a = find_again(b, r[i].unit);
+            if (a) {
+                a->first = r[i];
+                a->counted = 1;
+                a->rank = source;
+            }
+        }
         b->arrived++;
         qc_tally t = qct_wire_tally(&r[i]);
         b->total += t.solutions;
@@ -75,7 +148,7 @@ static int must_quit(qct_rank *s, qct_root *b)
 }
 
 /* Answers an ASK for `want` units: a guided share of what is left. */
-static void grant_units(qct_rank *s, int ranks, size_t want, int dest, qct_post *post,
+static void grant_units(qct_rank *s, qct_root *b, int ranks, size_t want, int dest, qct_post *post,
                         size_t **grant, size_t *grant_cap)
 {
     omp_set_lock(&s->lock);
@@ -86,7 +159,62 @@ static void grant_units(qct_rank *s, int ranks, size_t want, int dest, qct_post 
         want = cap > 0 ? cap : 1;
     qct_grow_or_abort((void **)grant, grant_cap, want + 1, sizeof **grant);
     (*grant)[0] = qct_rank_take_units(s, want, *grant + 1);
+    for (size_t i = 0; i < (*grant)[0]; i++)
+        b->holder[(*grant)[1 + i]] = dest;
     qct_send_work(post, *grant, dest);
+}
+
+/* [silence] Worker r fell silent: the units it holds go back to the front
+ * of rank 0's list, each noted as handed out again. */
+static void take_back(qct_rank *s, qct_root *b, int r)
+{
+    b->state[r] = QCT_SILENT;
+    b->silent++;
+    if (b->ever_silent++ == 0)
+        b->first_silent = r;
+    size_t k = 0;
+    for (size_t u = 0; u < b->units; u++)
+        if (b->holder[u] == r && !(b->seen[u] & QCT_SEEN))
+            k++;
+    if (k == 0)
+        return;
+    qct_grow_or_abort((void **)&b->again, &b->cap_again, b->n_again + k, sizeof *b->again);
+    omp_set_lock(&s->lock);
+    /* every unit is in at most one place (the list, a holder, counted),
+     * so the list and the units taken back fit in its b->units slots */
+    size_t left = s->tail - s->head;
+    memmove(s->queue + k, s->queue + s->head, left * sizeof *s->queue);
+    size_t i = 0;
+    for (size_t u = 0; u < b->units; u++) {
+        if (b->holder[u] != r || (b->seen[u] & QCT_SEEN))
+            continue;
+        b->holder[u] = 0;
+        s->queue[i++] = u;
+        if (!(b->seen[u] & QCT_AGAIN)) {
+            b->seen[u] |= QCT_AGAIN;
+            b->again[b->n_again++] = (qct_again){.first = {.unit = u}};
+        }
+    }
+    s->head = 0;
+    s->tail = k + left;
+    omp_unset_lock(&s->lock);
+    b->handed_again += k;
+}
+
+/* [silence] Takes every worker unheard for b->silence for silent (when
+ * `look`: every message that arrived is taken in).  A gap in rank 0's own
+ * polling (it counted a unit itself, or was stopped) is not the workers'
+ * silence: it moves their clocks on by as much. */
+static void watch_silence(qct_rank *s, qct_root *b, int look, double *polled)
+{
+    double now = qct_now_seconds(), gap = now - *polled;
+    *polled = now;
+    for (int r = 1; r < b->ranks; r++) {
+        if (gap > QCT_HEARTBEAT)
+            b->heard[r] += gap;
+        if (look && b->state[r] == QCT_WORKING && now - b->heard[r] > b->silence)
+            take_back(s, b, r);
+    }
 }
 
 /* The buffers and counts of rank 0's messenger. */
@@ -97,6 +225,7 @@ typedef struct root_mail {
     qct_wire_result *local;   /* this rank's own outbox, taken over */
     size_t local_cap;
     int lasts;                /* workers that sent LAST */
+    double polled;            /* when rank 0 last looked for silence */
 } root_mail;
 
 /* Takes in the next message from a worker, if one waits; returns 1 if so. */
@@ -105,20 +234,28 @@ static int take_message(qct_rank *s, qct_root *b, int ranks, root_mail *m)
     qct_message in;
     if (!qct_receive_results(&m->post, &in))
         return 0;
+    if (in.source > 0 && in.source < b->ranks) {
+        b->heard[in.source] = qct_now_seconds();
+        if (b->state[in.source] == QCT_SILENT) {   /* back: heard like any other */
+            b->state[in.source] = QCT_WORKING;
+            b->silent--;
+        }
+    }
     b->bad += (size_t)in.malformed;
-    absorb(b, in.results, in.k);
+    absorb(b, in.results, in.k, in.source);
     if (in.tag == QCT_TAG_ASK)
-        grant_units(s, ranks, in.want, in.source, &m->post, &m->grant, &m->grant_cap);
-    else if (in.tag == QCT_TAG_LAST)
+        grant_units(s, b, ranks, in.want, in.source, &m->post, &m->grant, &m->grant_cap);
+    else if (in.tag == QCT_TAG_LAST && b->state[in.source] != QCT_DONE) {
+        b->state[in.source] = QCT_DONE;
         m->lasts++;
-    else if (in.tag == QCT_TAG_FAIL && b->failed_rank < 0)
+    } else if (in.tag == QCT_TAG_FAIL && b->failed_rank < 0)
         b->failed_rank = in.source;   /* quits at the top of the loop */
     return 1;
 }
 
 int qct_root_messenger(qct_rank *s, qct_root *b, int ranks, int counters, qct_thread_sum *mine)
 {
-    root_mail m = {0};
+    root_mail m = {.polled = qct_now_seconds()};
     int quit = 0;
     long pause = 50;
     for (;;) {
@@ -129,20 +266,26 @@ int qct_root_messenger(qct_rank *s, qct_root *b, int ranks, int counters, qct_th
         int progressed = take_message(s, b, ranks, &m);
         size_t n = qct_rank_take_outbox(s, &m.local, &m.local_cap);
         if (n) {
-            absorb(b, m.local, n);
+            absorb(b, m.local, n, 0);
             progressed = 1;
         }
+        watch_silence(s, b, !progressed, &m.polled);
+        /* every worker done or silent: nothing more can come back to the
+         * list, so rank 0's counters leave once it runs dry */
+        int working = ranks - 1 - m.lasts - b->silent;
         omp_set_lock(&s->lock);
         int queued = s->head < s->tail;
-        int through = s->counters_running == 0 && s->out_len == 0 && !queued;
+        if (!queued && working == 0)
+            s->no_more = 1;
+        int through = s->no_more && s->counters_running == 0 && s->out_len == 0 && !queued;
         omp_unset_lock(&s->lock);
-        if (through && m.lasts == ranks - 1)
+        if (through)
             break;
         if (counters == 0 && queued)
             progressed |= qct_rank_count_here(s, mine);
         qct_messenger_nap(progressed, &pause);
     }
-    if (quit)
+    if (quit || b->silent)   /* a send to a silent worker may never end */
         qct_post_abandon(&m.post);
     else
         qct_post_close(&m.post);
@@ -174,9 +317,14 @@ int qct_root_sum(const qct_root *b, int rc, qct_mpi_result *out, char *err, size
     out->total.placements_resumed = b->known.placements;
     out->total.seconds = qct_now_seconds() - b->rep.start;
     out->total.cpu_seconds = qct_cpu_seconds() - b->rep.cpu_start;
-    for (int r = 0; r < out->ranks; r++)
+    for (int r = 0; r < out->ranks && out->per_rank; r++)
         out->total.threads += out->per_rank[r].threads;
-    if (rc == QC_OK && (b->bad || b->arrived != b->todo)) {
+    if (rc == QC_OK && b->conflicts) {
+        snprintf(err, errlen, "rank %d counted unit %zu differently from rank %d, which counted "
+                 "it first (%zu such units): no total can be trusted", b->conflict_rank,
+                 b->conflict_unit, b->conflict_first_rank, b->conflicts);
+        rc = QC_EINVAL;
+    } else if (rc == QC_OK && (b->bad || b->arrived != b->todo)) {
         snprintf(err, errlen, "lost track of work units (%zu of %zu came back, %zu stray)",
                  b->arrived, b->todo, b->bad);
         rc = QC_EINVAL;

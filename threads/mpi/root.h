@@ -10,6 +10,16 @@
  * (one thread: serialised by construction), and *stop makes rank 0 return
  * QC_ESTOP at once, without waiting for the workers; the caller then ends
  * the job (MPI_Abort), as the other ranks may be deep inside long units.
+ *
+ * [silence] Rank 0 notes which worker holds each unit handed out.  A
+ * worker unheard for the silence timeout (mpi_run.h) is taken for silent:
+ * the units it holds go back to the front of rank 0's list, for the other
+ * ranks (rank 0's own counters included, which wait for the workers
+ * rather than leave when the list runs dry).  A silent worker that speaks
+ * again is heard like any other.  A tally for a unit already counted is
+ * taken once: for a unit handed out again, the same tally is dropped and
+ * a different one is a conflict that fails the count (qct_root_sum); any
+ * other repeat is a stray, as is a unit the plan does not have.
  */
 #ifndef QCT_MPI_ROOT_H
 #define QCT_MPI_ROOT_H
@@ -20,28 +30,58 @@
 #include "rank.h"
 #include "unit_step.h"
 
+/* A unit handed out again and its first tally, once one arrived. */
+typedef struct qct_again {
+    qct_wire_result first;
+    int counted;              /* first holds a tally                     */
+    int rank;                 /* the rank that sent it                   */
+} qct_again;
+
 typedef struct qct_root {
     qct_reporter rep;         /* the hooks and where the run stands      */
     int failed_rank;          /* the first rank out of memory, or -1     */
     size_t units;             /* the plan's */
-    unsigned char *seen;      /* [units]: a result arrived for it        */
+    unsigned char *seen;      /* [units]: QCT_SEEN, QCT_AGAIN bits       */
+    int *holder;              /* [units]: the worker holding it, or 0    */
     size_t arrived, bad;      /* results taken; unknown or repeated ones */
+    /* [silence] */
+    int ranks;
+    double silence;           /* seconds: a worker unheard is silent     */
+    double *heard;            /* [ranks]: when each last spoke           */
+    unsigned char *state;     /* [ranks]: QCT_WORKING, QCT_DONE, QCT_SILENT */
+    int silent;               /* workers silent now                      */
+    int ever_silent;          /* workers ever taken for silent           */
+    int first_silent;         /* the first one, or -1                    */
+    size_t handed_again;      /* units handed out again                  */
+    qct_again *again;         /* [n_again]: their first tallies          */
+    size_t n_again, cap_again;
+    size_t repeats;           /* equal tallies of such units, dropped    */
+    size_t conflicts;         /* different ones                          */
+    size_t conflict_unit;     /* the first conflict's unit and ranks     */
+    int conflict_rank, conflict_first_rank;
     qc_u128 total, placements;
     qc_tally known;           /* from unit_known                         */
     size_t resumed;           /* units known                             */
     size_t todo;              /* units left to count when it started     */
 } qct_root;
 
-#define QCT_ROOT_NONE ((qct_root){.failed_rank = -1})
+enum { QCT_SEEN = 1, QCT_AGAIN = 2 };
+enum { QCT_WORKING = 0, QCT_DONE = 1, QCT_SILENT = 2 };
+
+#define QCT_ROOT_NONE ((qct_root){.failed_rank = -1, .first_silent = -1})
 
 /* Rank 0: the books and its rank's to-do list (every unit unit_known does
- * not hold, in plan order: big ones first, all queued, nothing more to
- * come); calls progress once.  Ends the job when out of memory. */
-void qct_root_open(qct_root *b, qct_rank *s, const qc_run_options *opts, double start);
+ * not hold, in plan order: big ones first, all queued; more may come back
+ * from a silent worker until every worker is done or silent); calls progress
+ * once.  silence: seconds (qct_mpi_silence).  Ends the job when out of
+ * memory. */
+void qct_root_open(qct_root *b, qct_rank *s, const qc_run_options *opts, int ranks,
+                   double silence, double start);
 void qct_root_close(qct_root *b);
 
-/* Rank 0's messenger.  Returns 0 when every worker has sent LAST and its
- * own counters are through; -1 at once when asked to stop, when a hook
+/* Rank 0's messenger.  Returns 0 when every worker has sent LAST or is
+ * silent (b->silent: then the count is whole, but the silent ranks may
+ * never reach the job's collective end) and its own counters are through; -1 at once when asked to stop, when a hook
  * failed, or when a unit failed here or on a worker (FAIL) (its counters
  * then stop within a unit, or a kernel stop check). */
 int qct_root_messenger(qct_rank *s, qct_root *b, int ranks, int counters, qct_thread_sum *mine);
@@ -52,8 +92,10 @@ int qct_root_quit_code(const qct_root *b);
 /* The sums so far into out->total, rank 0 having quit alone with rc. */
 void qct_root_alone(const qct_root *b, int rc, qct_mpi_result *out, char *err, size_t errlen);
 
-/* The whole count into out->total (out->per_rank gathered); returns rc,
- * or QC_EINVAL when units went missing or came back twice. */
+/* The whole count into out->total (out->per_rank gathered, or NULL when
+ * rank 0 finished without a silent worker); returns rc, or QC_EINVAL when
+ * units went missing, came back twice (strays), or came back with
+ * conflicting tallies. */
 int qct_root_sum(const qct_root *b, int rc, qct_mpi_result *out, char *err, size_t errlen);
 
 #endif

@@ -16,12 +16,20 @@
  * the rank's counters stop, its messenger sends FAIL and then only waits
  * for rank 0 to end the job.  A worker never sends LAST after a failure,
  * so rank 0 cannot finish without hearing of it.
+ *
+ * [silence] A messenger that sent nothing for QCT_HEARTBEAT sends a BEAT
+ * with what its outbox holds, so rank 0 can tell a busy worker from a
+ * lost one.  (A rank that the system let no counting thread counts on its
+ * messenger, and falls silent for as long as a unit takes: a unit longer
+ * than the silence timeout is then handed out again, and its repeated
+ * tally dropped.)
  */
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "job.h"
 #include "protocol.h"
+#include "qct_clock.h"
 #include "worker.h"
 
 typedef struct worker {
@@ -37,6 +45,7 @@ typedef struct worker {
     size_t msg_cap;
     qct_wire_result *sent;    /* the outbox, taken over                  */
     size_t sent_cap;
+    double spoke;             /* when it last sent rank 0 anything       */
 } worker;
 
 /* What the messenger saw of its rank, read at once under the lock. */
@@ -102,12 +111,14 @@ static void send_outbox(worker *w, int tag, size_t want)
 {
     size_t k = qct_rank_take_outbox(w->s, &w->sent, &w->sent_cap);
     qct_send_results(tag, want, w->sent, k, &w->msg, &w->msg_cap);
+    w->spoke = qct_now_seconds();
 }
 
 void qct_worker_messenger(qct_rank *s, int counters, qct_thread_sum *mine)
 {
     const size_t threads = counters > 0 ? (size_t)counters : 1;
-    worker w = {.s = s, .most = 128 * threads, .low = threads, .req = MPI_REQUEST_NULL};
+    worker w = {.s = s, .most = 128 * threads, .low = threads, .req = MPI_REQUEST_NULL,
+                .spoke = qct_now_seconds()};
     w.reply = malloc((w.most + 1) * sizeof *w.reply);
     if (!w.reply)
         MPI_Abort(MPI_COMM_WORLD, 2);
@@ -138,6 +149,8 @@ void qct_worker_messenger(qct_rank *s, int counters, qct_thread_sum *mine)
             progressed = 1;
             if (l.through)
                 break;
+        } else if (qct_now_seconds() - w.spoke >= QCT_HEARTBEAT) {
+            send_outbox(&w, QCT_TAG_BEAT, 0);
         }
         if (counters == 0 && l.queued)
             progressed |= qct_rank_count_here(s, mine);

@@ -17,10 +17,39 @@
 
 typedef int (*mpi_main_fn)(const qc_options *, const char *, int *, char ***);
 
+/* [rank's last words] This rank cannot join the job.  The first rank on
+ * each machine says why (the machines may differ: rank 0's may be fine),
+ * so a machine says it once; the line names the rank and machine when
+ * there are other machines to tell apart.  The launcher ends the job as
+ * soon as any rank exits, and a line still in the pipe to its daemon, or
+ * not yet written, was lost in most trials across machines: so the line
+ * goes out in one write(2), the speaker stays a second for its daemon to
+ * forward it, and the silent ranks stay two, so the job ends on a rank
+ * that has spoken. */
 static int say(const char *what, const char *detail)
 {
-    if (qct_mpi_launcher_rank() <= 0)   /* every rank fails alike: rank 0 says it */
-        fprintf(stderr, "qcount: started by an MPI launcher, but %s%s\n", what, detail);
+    int rank = qct_mpi_launcher_rank();
+    long local = qct_launcher_number("OMPI_COMM_WORLD_LOCAL_RANK");
+    if (local < 0)
+        local = qct_launcher_number("SLURM_LOCALID");
+    if (local < 0)
+        local = qct_launcher_number("MPI_LOCALRANKID");   /* MPICH/Hydra */
+    int speaks = rank <= 0 || local == 0;
+    if (speaks) {
+        char where[320] = "";
+        char host[256] = "";
+        if (rank > 0 && gethostname(host, sizeof host - 1) == 0)
+            snprintf(where, sizeof where, "rank %d (%s): ", rank, host);
+        char line[12000];
+        int len = snprintf(line, sizeof line, "qcount: %sstarted by an MPI launcher, but %s%s\n",
+                           where, what, detail);
+        if (len > (int)sizeof line - 1)
+            len = (int)sizeof line - 1;
+        if (len > 0 && write(STDERR_FILENO, line, (size_t)len) < 0)
+            len = 0;   /* nowhere to say it */
+    }
+    if (rank >= 0)
+        sleep(speaks ? 1 : 2);
     return 2;
 }
 

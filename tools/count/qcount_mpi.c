@@ -20,6 +20,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "longrun.h"
@@ -33,8 +34,19 @@ static void print_report(const qct_mpi_result *r)
 {
     fprintf(stderr, "qcount: %d ranks, %d threads, %zu units (%zu from the ledger) in %.3f s\n",
             r->ranks, r->total.threads, r->total.units, r->total.units_resumed, r->total.seconds);
+    if (r->ever_silent)
+        fprintf(stderr, "qcount: %d rank%s (rank %d first) sent nothing for %.0f s "
+                "(QCOUNT_MPI_SILENCE): the %zu units %s held went to the others (%zu tallies "
+                "came twice, the same)\n", r->ever_silent, r->ever_silent > 1 ? "s" : "",
+                r->first_silent, r->silence, r->handed_again, r->ever_silent > 1 ? "they" : "it",
+                r->repeats);
     for (int i = 0; i < r->ranks; i++) {
         const qct_mpi_rank_stats *s = &r->per_rank[i];
+        if (s->threads == 0) {   /* [silence] rank 0 finished without its report */
+            fprintf(stderr, "qcount: rank %d: no report (silent or done as the count ended "
+                    "without it)\n", s->rank);
+            continue;
+        }
         double use = s->wall_seconds > 0 && s->threads > 0
                      ? 100.0 * s->busy_seconds / (s->wall_seconds * s->threads) : 0.0;
         fprintf(stderr, "qcount: rank %d (%s, %d threads): %zu units, busy %.3f s of %.3f s x %d (%.0f%%)\n",
@@ -84,6 +96,31 @@ static int end_alone(qc_longrun_ctx *ctx, qct_mpi_result *result, int rc, const 
     return status;
 }
 
+/* [silence] Rank 0 finished without a silent rank, and ends the job.  If
+ * that rank's host is cut off, an MPI_Abort now would hold mpirun for
+ * many minutes: it sends the kill to the lost host's daemon, and TCP
+ * keepalive never runs on a link with data waiting.  Open MPI ends the job
+ * itself once keepalive finds the daemon gone (qcount-mpirun's settings:
+ * 5 + 2 x 3 s of an idle link, and rank 0 heard nothing from that host
+ * for the silence timeout already), so rank 0 waits that long for the
+ * SIGTERM that says so; when none comes (a rank stopped, not cut off; no
+ * keepalive set, or one of more than a minute), MPI_Abort ends the job. */
+static void end_without_silent(int status)
+{
+    fflush(stdout);
+    fflush(stderr);
+    long idle = qct_launcher_number("OMPI_MCA_oob_tcp_keepalive_time");
+    long every = qct_launcher_number("OMPI_MCA_oob_tcp_keepalive_intvl");
+    long probes = qct_launcher_number("OMPI_MCA_oob_tcp_keepalive_probes");
+    long wait = idle > 0 && every >= 0 && probes >= 0 ? idle + every * probes + 2 : 0;
+    struct timespec tick = {0, 50000000};
+    for (long t = 0; wait <= 60 && t < wait * 20 && !qc_longrun_stop_signal(); t++)
+        nanosleep(&tick, NULL);
+    if (qc_longrun_stop_signal())
+        _exit(status);   /* Open MPI is ending the job */
+    qct_mpi_abort(status);
+}
+
 /* The count ended on every rank: rank 0 prints the result and the report.
  * A ledger that cannot be synced still lets the right count be printed,
  * but fails the run. */
@@ -116,7 +153,10 @@ static int end_together(const qc_options *opts, qc_longrun_ctx *ctx, qct_mpi_res
         if (reported != 0)
             status = reported;   /* 1: --check found a difference */
     }
+    int silent = result->silent;
     qct_mpi_result_free(result);
+    if (silent)   /* [silence] silent ranks may never reach MPI_Finalize */
+        end_without_silent(status);
     qct_mpi_finalize();
     return status;
 }
@@ -158,6 +198,12 @@ int qcount_mpi_main(const qc_options *opts, const char *refused, int *argc, char
                  "invalid QCOUNT_MPI_TIMEOUT '%s' (expected 1 to 3600 seconds)", getenv("QCOUNT_MPI_TIMEOUT"));
         refused = refused ? refused : bad_timeout;
     }
+    char bad_silence[256];
+    if (qct_mpi_silence() < 0) {
+        snprintf(bad_silence, sizeof bad_silence,
+                 "invalid QCOUNT_MPI_SILENCE '%s' (expected 3 to 3600 seconds)", getenv("QCOUNT_MPI_SILENCE"));
+        refused = refused ? refused : bad_silence;
+    }
     if (qct_mpi_init(argc, argv, timeout) != QC_OK) {
         fprintf(stderr, "qcount: MPI could not start with thread support (MPI_THREAD_FUNNELED)\n");
         qct_mpi_finalize();
@@ -187,7 +233,7 @@ int qcount_mpi_main(const qc_options *opts, const char *refused, int *argc, char
     int rc = qct_mpi_count(plan, &run, root_error, &result, err, sizeof err);
     qcp_line_stop(ctx.line);
     qc_plan_free(plan);
-    if (result.alone)
+    if (result.alone && !result.silent)
         return end_alone(&ctx, &result, rc, err, units);
     return end_together(opts, &ctx, &result, rc, err, root);
 }
