@@ -112,9 +112,11 @@ done
 # through the wrapper (its TCP keepalive defaults), with host c's link cut
 # once the ledger holds 250 units.  Rank 0 either finishes without c (the
 # exact total on stdout: Open MPI then ends the job, whose status tells of
-# the lost host) or is stopped by Open MPI with the ledger synced (no
-# total); either within 60 s of the cut.  The ledger then resumes exactly
-# on hosts a and b.
+# the lost host) or is stopped by Open MPI (no total; rank 0's stop line
+# when it has the time, but Open MPI kills a rank one second after its
+# SIGTERM, so on a loaded host Open MPI's own line may be all there is);
+# either within 60 s of the cut.  The ledger then resumes exactly on hosts
+# a and b: what a stop must leave.
 cut() {
     local n=$1 want; want=$(known_total "$1")
     local ledger=$tmp/ledger.$1 how='' took rc i=0
@@ -131,7 +133,9 @@ cut() {
     rc=$? took=$(($(date +%s) - at))
     ip -n "${pre}br" link set vc up
     if [ "$(cat "$tmp/out")" = "$want" ]; then how=finished
-    elif [ $rc -ne 0 ] && [ ! -s "$tmp/out" ] && grep -q "^qcount: stopped by .* saved in ledger" "$tmp/err"
+    elif [ $rc -ne 0 ] && [ ! -s "$tmp/out" ] \
+         && grep -q -e "^qcount: stopped by .* saved in ledger" \
+                    -e "^ORTE has lost communication with a remote daemon" "$tmp/err"
     then how=stopped; fi
     if [ -n "$how" ] && [ "$took" -le 60 ]; then ok
     else bad "N=$n, host c cut: rc=$rc after ${took}s out='$(cat "$tmp/out")' err='$(cat "$tmp/err")'"; fi
