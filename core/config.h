@@ -171,14 +171,15 @@ static inline double qcj_unit_target(int n)
  * listing places), never a count. */
 #define QCJ_LARGE_FROM_N 25
 
-/* [own lists] From this N every unit lists its own bands, and only on
- * the columns its column sets use (join/unit.c, join/bands.c), instead of
- * the slices of a cut pattern sharing the pattern's lists: those slices
- * hold one or a few sets each there, and the shared lists hold every
- * set's.  Measured on N=28's unit 3000000 (one set of a pattern cut in
- * 5): its lists 742 MiB shared, 265 MiB its own; listing takes 1.17 s
- * CPU for the pattern shared, 0.41 s for each slice's own, against more
- * than 55 minutes for the set's join.
+/* [own lists] From this N a unit lists its bands for each column set it
+ * counts, the top's on the set's columns alone and the bottom's on the
+ * rest (join/unit.c, join/bands.c), instead of once for all its sets, or
+ * a cut pattern's slices sharing the pattern's lists.  Measured on N=28's
+ * unit 3000000 (one set of a pattern cut in 5): its lists 742 MiB shared,
+ * 265 MiB its own; listing takes 1.17 s CPU for the pattern shared, 0.41
+ * s for one set, against more than 55 minutes for the set's join.  N=26's
+ * unit 10920 (20 sets): 523 MiB at its peak listed for all its sets, 224
+ * MiB set by set.
  * Changes memory and the work reported, never the plan or a count. */
 #define QCJ_OWN_LISTS_FROM_N 26
 

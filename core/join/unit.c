@@ -7,6 +7,9 @@
  *   1. list the placements of the bands the halves are made of: top bands
  *      on the columns outside M and q's, bottom bands outside M and M\q
  *      (bands.c), or take them from the pattern's shared lists (shared.c);
+ *      [own lists] from QCJ_OWN_LISTS_FROM_N (config.h), list them for
+ *      each set S in step 2 instead, the top's on S's columns alone and
+ *      the bottom's on the rest;
  *   2. for each top column set S whose orbit this unit counts (weight > 0,
  *      orbits.c), in colex order of its column key (colex.h): build the
  *      tops on S and the bottoms on ~S from the bands (halves.c) and sort
@@ -14,8 +17,9 @@
  *   3. join the tops and bottoms of each group pair the sieve keeps: the
  *      plan's joiner (joiner.h), the level's byte tables unless told
  *      otherwise.
- * Only one column set's halves are in memory at a time, so a unit's memory
- * is its band lists whatever N.
+ * Only one column set's halves are in memory at a time, and of them at
+ * most two chunks ([halves capped]), so a unit's memory is its band lists
+ * and those chunks whatever N.
  * Odd N: both halves have h rows and the middle row h is left over; the
  * joiner says how the bottoms treat the middle queen ([middle carried],
  * [middle spared], joiner.h).  Even N takes the same path with no middle
@@ -251,6 +255,24 @@ static int count_set(unit_walk *w, uint32_t s)
     return QC_OK;
 }
 
+/* [own lists] Lists the bands of column set s alone into the scratch's
+ * sides: the top's on s, the bottom's on the rest (odd N's middle queen's
+ * column among them), ranked as over the sides' columns; the queens
+ * placed go to the work reported. */
+static int list_set(unit_walk *w, uint32_t s, const int *stop)
+{
+    const qcj_plan *p = w->p;
+    const uint32_t rest_cols = qck_full_mask(p->geo.n) & ~s;
+    uint64_t placed = 0;
+    int rc = qcj_side_build(&p->geo, &p->rank, 0, w->q, s, &w->sc->side[0], w->sc->band_tmp, stop,
+                            &placed);
+    if (rc == QC_OK)
+        rc = qcj_side_build(&p->geo, &p->rank, 1, w->rest, rest_cols, &w->sc->side[1],
+                            w->sc->band_tmp, stop, &placed);
+    w->tested += placed;
+    return rc;
+}
+
 /* Counts w's pattern's column keys [lo, hi) (colex order of the keys with
  * the top's number of columns outside M) into w. */
 static int count_keys(unit_walk *w, uint64_t lo, uint64_t hi, const int *stop)
@@ -261,34 +283,16 @@ static int count_keys(unit_walk *w, uint64_t lo, uint64_t hi, const int *stop)
     for (uint64_t at = lo; at < hi; at++) {
         if (qc_stop_raised(stop))
             return QC_ESTOP;                /* [stop check] once per set */
-        int rc = count_set(w, w->q | qcj_colkey_expand(g, key));
+        const uint32_t s = w->q | qcj_colkey_expand(g, key);
+        int rc = g->own_lists ? list_set(w, s, stop) : QC_OK;
+        if (rc == QC_OK)
+            rc = count_set(w, s);
         if (rc != QC_OK)
             return rc;
         if (key)
             key = qcj_colex_next(key);
     }
     return QC_OK;
-}
-
-/* [own lists] The columns the halves of unit `unit` may use: the union of
- * its top column sets into *top, of their complements (every bottom's
- * columns, odd N's middle queen's too) into *bottom. */
-static void unit_columns(const qcj_plan *p, size_t unit, uint32_t *top, uint32_t *bottom)
-{
-    const qcj_geometry *g = &p->geo;
-    const uint32_t q = p->pattern[p->unit[unit].pattern], full = qck_full_mask(g->n);
-    const int top_free = g->h - __builtin_popcount(q);
-    uint64_t lo, hi;
-    qcj_unit_keys(p, unit, &lo, &hi);
-    *top = *bottom = 0;
-    uint32_t key = lo < hi ? qcj_colex_at(lo, top_free) : 0;
-    for (uint64_t at = lo; at < hi && (*top != full || *bottom != full); at++) {
-        const uint32_t s = q | qcj_colkey_expand(g, key);
-        *top |= s;
-        *bottom |= full & ~s;
-        if (key)
-            key = qcj_colex_next(key);
-    }
 }
 
 int QC_LEVEL(qcj_unit_lists)(const qcj_plan *p, size_t unit, qcj_scratch *sc,
@@ -319,13 +323,15 @@ int QC_LEVEL(qcj_unit_lists)(const qcj_plan *p, size_t unit, qcj_scratch *sc,
             *sides = shared->side;          /* their work: the parts' units */
         return rc;
     }
+    if (g->own_lists) {                     /* [own lists] listed set by set */
+        *sides = sc->side;
+        return QC_OK;
+    }
     uint64_t placed = 0;                    /* the unit lists its own bands */
-    uint32_t top = UINT32_MAX, bottom = UINT32_MAX;
-    if (g->own_lists)
-        unit_columns(p, unit, &top, &bottom);
-    int rc = qcj_side_build(g, &p->rank, 0, q, top, &sc->side[0], sc->band_tmp, stop, &placed);
+    int rc = qcj_side_build(g, &p->rank, 0, q, UINT32_MAX, &sc->side[0], sc->band_tmp, stop, &placed);
     if (rc == QC_OK)
-        rc = qcj_side_build(g, &p->rank, 1, rest, bottom, &sc->side[1], sc->band_tmp, stop, &placed);
+        rc = qcj_side_build(g, &p->rank, 1, rest, UINT32_MAX, &sc->side[1], sc->band_tmp, stop,
+                            &placed);
     if (rc == QC_OK) {
         *sides = sc->side;
         out->placements = placed;

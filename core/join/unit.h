@@ -30,7 +30,8 @@ QC_ISA_DECLARE(int, qcj_count_unit,
  * times them apart and counts a part of a unit's sets alone:
  * qcj_unit_lists lists the bands unit `unit` counts from into *sides (its
  * own, in sc; or its pattern's shared lists, to hand back with
- * qcj_shared_release once counted), *out the queens its own listing
+ * qcj_shared_release once counted; [own lists] sc's sides, unlisted, which
+ * qcj_unit_sets lists set by set), *out the queens its own listing
  * placed; for a part's unit ([split build]) the part is listed, *sides is
  * NULL and *out is the unit's tally; so it is, with nothing listed, for a
  * unit whose pattern counts no set ([no empty units], join.c).  parts and
