@@ -25,7 +25,9 @@
  * as a whole run charges it: to a unit that lists its own bands wholly, to
  * a slice of k sharing its pattern's lists 1/k of it, to a slice whose
  * pattern's parts' units list them (and are sampled with their own cost)
- * nothing.  The working memory is kept from unit to unit, as in a run.
+ * nothing; from N=26 ([own lists]) a unit lists its bands set by set,
+ * in its sets' time.  The working memory is kept from unit to unit, as in
+ * a run.
  * [unit memory] A second, untimed pass lists each unit's bands again with
  * the plan's kept memory freed and the peak resident size reset
  * (/proc/self/clear_refs), so each unit's peak is its own: its band lists
@@ -143,8 +145,9 @@ static int measure_unit(const qc_plan *plan, size_t u, unsigned long long sets,
 
 /* [unit memory] Unit u's peak memory above the plan's (MiB) into m: with
  * nothing kept from other units, its bands listed and its first column
- * set counted (the lists are a unit's memory; one set's halves add a
- * little).  Untimed. */
+ * set's halves built and laid out for the joiner, none joined ([sampled
+ * joins] part 2 of 2: joining adds no memory, and one set's join at N=28
+ * takes an hour).  Untimed. */
 static int measure_memory(const qc_plan *plan, size_t u, unit_measure *m)
 {
     qcj_plan_trim(plan);
@@ -155,7 +158,7 @@ static int measure_memory(const qc_plan *plan, size_t u, unit_measure *m)
     int rc = qcj_probe_start(plan, u, &pr);
     qc_tally t;
     if (rc == QC_OK)
-        rc = qcj_probe_sets(&pr, 0, pr.keys ? 1 : 0, 0, 0, &t);
+        rc = qcj_probe_sets(&pr, 0, pr.keys ? 1 : 0, 2, 2, &t);
     if (pr.sc)
         qcj_probe_end(&pr);
     const long peak = status_kib("VmHWM:");
