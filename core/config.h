@@ -120,10 +120,13 @@ static inline int qcj_key_bits(int n)
  * bench/balance.c: the speed-up a greedy schedule of the measured unit
  * times allows at 64 workers, docs/PERFORMANCE.md).  From N=26, 11 times
  * as many per step of N, as the board's work grows (Q(N+1)/Q(N) is 10-12
- * there), so that no unit passes about 30 minutes of one core at N=27
- * and 28 (a checkpoint's grain, and balance over 10^4 cores); no more
- * past N=28 (N=28: 6.9 million units, a plan of ~200 MiB).  Shapes the
- * units: part of the plan's fingerprint wherever it cuts a pattern. */
+ * there), aiming at units of under 30 minutes of one core at N=27 and 28
+ * (a checkpoint's grain, and balance over 10^4 cores); no more past N=28
+ * (N=28: 6.9 million units, a plan of 153 MiB).  Measured: the aim is
+ * missed, N=27's units take 32 minutes on average, because no pattern's
+ * estimate passes the target there and a unit is a whole pattern
+ * (docs/PERFORMANCE.md).  Shapes the units: part of the plan's
+ * fingerprint wherever it cuts a pattern. */
 #define QCJ_UNIT_TARGET 4096
 #define QCJ_UNIT_GROWTH_FROM_N 26
 #define QCJ_UNIT_GROWTH_TO_N 28
@@ -183,14 +186,17 @@ static inline double qcj_unit_target(int n)
  * Changes memory and the work reported, never the plan or a count. */
 #define QCJ_OWN_LISTS_FROM_N 26
 
-/* [halves capped] The bottom halves one join holds (join/unit.c): where
- * odd N's merged pass gathers more (the bottoms of every middle column of
- * one weight), the pass joins what it has and goes on, so that a thread
- * holds at most this many plus one column's, at about 21 bytes each (the
- * halves, grouped, and the table joiners' planes).  Measured: the first
- * column set of N=25's unit 119232 gathers 27.6 million bottoms against
- * 180,910 tops, 570 MiB above the plan uncapped; see docs/PERFORMANCE.md
- * for the peaks and the time with the cap. */
+/* [halves capped] The halves of a side one join holds (join/unit.c):
+ * tops past it are taken in chunks, each joined with all the set's
+ * bottoms, built again for each chunk; bottoms are joined whenever they
+ * reach it (odd N's merged pass too, between one middle column and the
+ * next).  A thread so holds two chunks, at about 16 bytes a top and 26 a
+ * bottom (the halves, grouped, and the table joiners' planes).  Measured:
+ * N=28's unit 6000000 peaks 376 MiB above the plan at 4 Mi, 300 MiB at 2
+ * Mi for twice the halves built (130 s against 261 s of CPU, against a
+ * join of about an hour); N=28's unit 3000000 held 6.65 GiB uncapped;
+ * N=27's first set of unit 646094 takes 17.8 s to build capped, 7.1 s
+ * whole, against about 700 s of joins.  See docs/PERFORMANCE.md. */
 #define QCJ_HALVES_CAP ((size_t)1 << 22)
 
 /* The largest rank table a band may have (entries): keeps a unit's memory
