@@ -184,9 +184,11 @@ static int set_passes(const unit_walk *w, uint32_t s, uint32_t cols[32], int wei
 
 /* The pairs of one pass (set_passes: middle columns cols, or none) with
  * the tops in *tops, added to *pairs.  [halves capped] The bottoms are
- * built a split at a time and joined whenever they reach the geometry's
- * halves_cap, between one middle column's bottoms and the next's or within
- * one column's: the pairs add up, and the work reported is the same. */
+ * built in the order of their splits and joined whenever they reach the
+ * geometry's halves_cap, between one middle column's bottoms and the
+ * next's or within one column's: the pairs add up, and the work reported
+ * is the same.  With the middle queen spared, each column's bottoms are
+ * joined apart (the tops that spare it differ). */
 static int count_pass(unit_walk *w, uint32_t s, uint32_t cols, const qcj_groups *tops,
                       uint64_t *pairs)
 {
