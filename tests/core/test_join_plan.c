@@ -474,7 +474,7 @@ static void test_large_bands(const known_count *known, int n_max)
 
 /* Usage: test_join_plan KNOWN_TSV [large]: "large" adds the plans of
  * N=27..32 (seconds each) and the large bands of N=16, 17. */
-/* [halves capped] Halves taken in chunks count the same: N=8..15 with a
+/* [halves capped] Halves taken in chunks count the same: N=8..13 with a
  * cap of one half (the tops of every split with any their own chunk, the
  * bottoms of every such split joined apart, and on odd N every merged
  * pass of two middle columns or more joined a column at a time) against
@@ -482,7 +482,7 @@ static void test_large_bands(const known_count *known, int n_max)
  * (the bottoms are built again for each chunk of tops). */
 static void test_halves_capped(const known_count *known)
 {
-    for (int n = 8; n <= 15; n++) {
+    for (int n = 8; n <= 13; n++) {
         qcj_settings whole = qcj_settings_of(n), capped = whole;
         whole.halves_cap = 0;
         capped.halves_cap = 1;
