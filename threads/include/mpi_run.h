@@ -36,6 +36,18 @@ static inline long qct_launcher_number(const char *name)
     return n;
 }
 
+/* A launcher-side setting in seconds: `fallback` when the variable is
+ * unset or empty, its value when a number from lo to hi, else -1 (for the
+ * caller to refuse, naming it). */
+static inline double qct_launcher_seconds(const char *name, double fallback, long lo, long hi)
+{
+    const char *set = getenv(name);
+    if (!set || !*set)
+        return fallback;
+    const long v = qct_launcher_number(name);
+    return v >= lo && v <= hi ? (double)v : -1;
+}
+
 /* This process's rank as its MPI launcher announced it in the environment,
  * or -1 when no launcher started it.  A rank counts only with the job's
  * size beside it, both numbers and rank < size, so that variables left

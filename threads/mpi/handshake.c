@@ -26,11 +26,7 @@ enum { TAG_HELLO = 21 };
 
 double qct_mpi_join_timeout(void)
 {
-    const char *set = getenv("QCOUNT_MPI_TIMEOUT");
-    if (!set || !*set)
-        return QCT_JOIN_TIMEOUT_DEFAULT;
-    long v = qct_launcher_number("QCOUNT_MPI_TIMEOUT");
-    return v >= 1 && v <= 3600 ? (double)v : -1;
+    return qct_launcher_seconds("QCOUNT_MPI_TIMEOUT", QCT_JOIN_TIMEOUT_DEFAULT, 1, 3600);
 }
 
 /* ---- every rank's command line, compared on rank 0 --------------------- */

@@ -21,11 +21,7 @@
 
 double qct_mpi_silence(void)
 {
-    const char *set = getenv("QCOUNT_MPI_SILENCE");
-    if (!set || !*set)
-        return QCT_SILENCE_DEFAULT;
-    long v = qct_launcher_number("QCOUNT_MPI_SILENCE");
-    return v >= 3 && v <= 3600 ? (double)v : -1;
+    return qct_launcher_seconds("QCOUNT_MPI_SILENCE", QCT_SILENCE_DEFAULT, 3, 3600);
 }
 
 void qct_root_open(qct_root *b, qct_rank *s, const qc_run_options *opts, int ranks,
