@@ -7,15 +7,19 @@
  * largest units' CPU time.
  *
  *   qcount_sample N [--units U] [--strata H] [--seed S] [--sets K]
- *                   [--joins P] [--largest L] [--key-bits B]
+ *                   [--joins P] [--memory-units M] [--largest L]
+ *                   [--key-bits B]
  *
  * --units U units in all (default 64), over H strata (default 8); --seed
  * S draws the same sample again (default: from the clock; printed);
  * --sets K counts, of each unit drawn, one part of about K column sets
  * picked at random and scales it by the unit's parts (default: the whole
  * unit); --joins P joins one random part of P of those sets' top blocks
- * and scales it ([sampled joins]), so that a unit of N=28 takes seconds
- * where one column set takes minutes; --largest L also measures
+ * and scales it ([sampled joins]), so that a unit of N=28 takes minutes
+ * where one column set takes an hour; --memory-units M measures the
+ * memory of M of the units drawn, evenly spread over the sample (default:
+ * all; at N=28 that pass builds a set's halves again, minutes a unit);
+ * --largest L also measures
  * the L units of largest estimated cost (their CPU time: the longest a
  * checkpoint waits); --key-bits B (1..16) plans with B group key bits in place
  * of config.h's (another plan, another fingerprint: for tuning).
@@ -28,6 +32,14 @@
  * nothing; from N=26 ([own lists]) a unit lists its bands set by set,
  * in its sets' time.  The working memory is kept from unit to unit, as in
  * a run.
+ * [joins timed] With --joins P the part's joins are timed inside the
+ * count (join.h, the probe's join_seconds) and scaled by P, and the rest
+ * of the sets' time (their halves, their grouping, the joiner's layout of
+ * the bottoms and its loop over the blocks it skips) taken once: the
+ * halves are built once, where timing a count with no joins apart built
+ * them twice.
+ * A line per unit measured goes to stderr, so a long sample shows how it
+ * goes.
  * [unit memory] A second, untimed pass lists each unit's bands again with
  * the plan's kept memory freed and the peak resident size reset
  * (/proc/self/clear_refs), so each unit's peak is its own: its band lists
@@ -82,7 +94,8 @@ static void reset_peak(void)
 static int usage(const char *why)
 {
     fprintf(stderr, "qcount_sample: %s\nusage: qcount_sample N [--units U] [--strata H] "
-                    "[--seed S] [--sets K] [--joins P] [--largest L] [--key-bits B]\n", why);
+                    "[--seed S] [--sets K] [--joins P] [--memory-units M] [--largest L] "
+                    "[--key-bits B]\n", why);
     return 2;
 }
 
@@ -107,10 +120,9 @@ typedef struct unit_measure {
 /* Counts unit u, of about `sets` column sets a part (0: whole) and one of
  * `joins` parts of their joins (0 or 1: whole), into m: its solutions and
  * CPU time, with the working memory kept from unit to unit as a run keeps
- * it.  [sampled joins] With joins > 1 the part's sets are counted twice:
- * joining one part of their top blocks, then none; the difference is that
- * part's joins, scaled by `joins`, and the second count the rest of the
- * sets' work (their halves). */
+ * it.  [sampled joins] [joins timed] With joins > 1 one part of the top
+ * blocks is joined; the joins' time is scaled by `joins`, the rest of the
+ * sets' work (their halves) counted once. */
 static int measure_unit(const qc_plan *plan, size_t u, unsigned long long sets,
                         unsigned long long joins, uint64_t *state, unit_measure *m)
 {
@@ -126,20 +138,20 @@ static int measure_unit(const qc_plan *plan, size_t u, unsigned long long sets,
     const uint64_t lo = pr.keys * j / parts, hi = pr.keys * (j + 1) / parts;
     const uint32_t jp = joins > 1 ? (uint32_t)joins : 0;
     const uint32_t jpart = jp ? (uint32_t)(qcs_next(state) % jp) : 0;
-    qc_tally t, none;
+    qc_tally t;
     rc = qcj_probe_sets(&pr, lo, hi, jp, jpart, &t);
     const double t2 = thread_cpu_seconds();
-    double rest = 0;
-    if (rc == QC_OK && jp) {
-        rc = qcj_probe_sets(&pr, lo, hi, jp, jp, &none);   /* no joins: the halves alone */
-        rest = thread_cpu_seconds() - t2;
-    }
+    const double joined = pr.join_seconds;            /* [joins timed] */
+    const double rest = t2 - t1 - joined - pr.timing_seconds;
     qcj_probe_end(&pr);
     if (rc != QC_OK)
         return rc;
-    const double joined = t2 - t1 - rest;
     m->solutions = (double)parts * (jp ? jp : 1) * (double)t.solutions;
-    m->cpu = (t1 - t0) * pr.list_share + (double)parts * (rest + (jp ? jp : 1) * (joined > 0 ? joined : 0));
+    m->cpu = (t1 - t0) * pr.list_share + (double)parts * ((rest > 0 ? rest : 0) + (jp ? jp : 1) * joined);
+    fprintf(stderr, "qcount_sample: unit %zu keys %llu-%llu of %llu, joins part %u of %u: "
+                    "listing %.3g s, halves %.3g s, joins %.3g s; estimate %.4g s, %.4g solutions\n",
+            u, (unsigned long long)lo, (unsigned long long)hi, (unsigned long long)pr.keys, jpart,
+            jp ? jp : 1, t1 - t0, rest, joined, m->cpu, m->solutions);
     return QC_OK;
 }
 
@@ -178,7 +190,7 @@ int main(int argc, char **argv)
 {
     int n = 0;
     unsigned long long units_wanted = 64, strata = 8, seed = 0, sets = 0, joins = 0, largest = 0;
-    unsigned long long key_bits = 0;
+    unsigned long long key_bits = 0, memory_units = 0;
     int seed_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -188,6 +200,7 @@ int main(int argc, char **argv)
                                 : !strcmp(a, "--sets") ? &sets
                                 : !strcmp(a, "--joins") ? &joins
                                 : !strcmp(a, "--largest") ? &largest
+                                : !strcmp(a, "--memory-units") ? &memory_units
                                 : !strcmp(a, "--key-bits") ? &key_bits : NULL;
         if (opt) {
             if (i + 1 >= argc)
@@ -244,13 +257,19 @@ int main(int argc, char **argv)
             fprintf(stderr, "qcount_sample: unit %zu failed\n", s.unit[i]);
             return 1;
         }
-    for (size_t i = 0; i < s.count; i++) {  /* [unit memory], untimed */
+    /* [unit memory], untimed: of every unit, or of memory_units spread
+     * evenly over the sample (which lists its strata in turn) */
+    const size_t mem_count = memory_units && memory_units < s.count ? (size_t)memory_units : s.count;
+    for (size_t i = 0; i < s.count; i++) {
+        sol[i] = m[i].solutions;
+        cpu[i] = m[i].cpu;
+    }
+    for (size_t r = 0; r < mem_count; r++) {
+        const size_t i = r * s.count / mem_count;
         if (measure_memory(plan, s.unit[i], &m[i]) != QC_OK) {
             fprintf(stderr, "qcount_sample: unit %zu failed\n", s.unit[i]);
             return 1;
         }
-        sol[i] = m[i].solutions;
-        cpu[i] = m[i].cpu;
         mem[i] = m[i].memory;
         if (mem[i] > mem_max) {
             mem_max = mem[i];
@@ -264,8 +283,9 @@ int main(int argc, char **argv)
     print_estimate("core_days", qcs_total(&s, cpu), 1.0 / 86400);
     print_estimate("ns_per_solution", qcs_ratio(&s, cpu, sol), 1e9);
     print_estimate("unit_cpu_seconds_mean", qcs_mean(&s, cpu), 1);
-    print_estimate("unit_memory_mib_mean", qcs_mean(&s, mem), 1);
-    printf("unit_memory_mib_max %.1f unit %zu\n", mem_max, mem_max_unit);
+    if (mem_count == s.count)
+        print_estimate("unit_memory_mib_mean", qcs_mean(&s, mem), 1);
+    printf("unit_memory_mib_max %.1f unit %zu of %zu measured\n", mem_max, mem_max_unit, mem_count);
     /* the largest units by estimated cost, measured */
     double longest = 0;
     for (size_t r = 0; r < largest && r < units; r++) {

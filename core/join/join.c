@@ -406,10 +406,17 @@ int qcj_probe_sets(qcj_probe *pr, uint64_t lo, uint64_t hi, uint32_t parts, uint
     const qcj_plan *data = pr->plan->engine_data;
     out->solutions = 0;
     out->placements = 0;
+    pr->join_seconds = pr->timing_seconds = 0;
     if (!pr->sides || lo > hi || hi > pr->keys)
         return pr->sides ? QC_EINVAL : QC_OK;   /* a part's unit counts no set */
-    return qcj_unit_sets_now(data, pr->unit, pr->sc, pr->sides, pr->key0 + lo, pr->key0 + hi, parts,
-                             part, out);
+    pr->sc->time_joins = 1;                     /* [joins timed] */
+    pr->sc->join_seconds = pr->sc->timing_seconds = 0;
+    const int rc = qcj_unit_sets_now(data, pr->unit, pr->sc, pr->sides, pr->key0 + lo,
+                                     pr->key0 + hi, parts, part, out);
+    pr->sc->time_joins = 0;
+    pr->join_seconds = pr->sc->join_seconds;
+    pr->timing_seconds = pr->sc->timing_seconds;
+    return rc;
 }
 
 void qcj_probe_end(qcj_probe *pr)

@@ -86,6 +86,11 @@ typedef struct qcj_probe {
     struct qcj_scratch *sc;
     const struct qcj_side *sides;
     uint64_t key0;
+    /* [joins timed] of the last qcj_probe_sets, thread CPU seconds: in
+     * the joins themselves (without the joiner's layout of the bottoms and
+     * its skipped blocks, timed in a call that joins none when parts > 1),
+     * and in that extra call, which a run never makes */
+    double join_seconds, timing_seconds;
 } qcj_probe;
 
 int qcj_probe_start(const qc_plan *plan, size_t unit, qcj_probe *pr);

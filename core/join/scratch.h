@@ -18,6 +18,11 @@ typedef struct qcj_scratch {
     qcj_vec off[2];           /* ... and the group offsets                 */
     qcj_vec spared, spared_off;   /* odd N, [middle spared]: the tops sparing the middle queen */
     qcj_vec join_work;            /* the joiner's own (joiner.h)            */
+    /* [joins timed] set by the sampler's probe (join.h): the thread CPU
+     * seconds of the joiner's joins are added to join_seconds, those the
+     * timing itself took to timing_seconds (unit.c join_bottoms) */
+    int time_joins;
+    double join_seconds, timing_seconds;
 } qcj_scratch;
 
 /* A pool of scratch sets, safe to use from many threads at once.  A plan

@@ -28,6 +28,7 @@
  * band placements tested, and pairs of halves tested by the joiner.
  */
 #include <string.h>
+#include <time.h>
 
 #include "colex.h"
 #include "joiner.h"
@@ -122,6 +123,14 @@ static int make_tops(unit_walk *w, uint32_t s, size_t *at, qcj_groups *tops, int
     return group_halves(g, sc->raw[0].p, nt, &sc->off[0], &sc->low[0], tops);
 }
 
+/* [joins timed] this thread's CPU seconds. */
+static double thread_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 /* Adds to *pairs the pairs of the tops and the nb bottoms in the
  * scratch's raw[1], by the joiner; with the middle queen spared, those of
  * middle queen mid (0: none) with the tops that spare it. */
@@ -141,8 +150,28 @@ static int join_bottoms(unit_walk *w, const qcj_groups *tops, size_t nb, uint64_
         extra = (uint32_t)(mid >> g->key_shift) & ((1u << g->key_bits) - 1u);
     }
     uint64_t found = 0;
+    double t0 = 0;
+    if (sc->time_joins && w->shape.parts > 1) {
+        /* [joins timed] the call's cost beyond its joins (the bottoms laid
+         * out for the joiner, the blocks skipped) first, with none joined,
+         * and left out of join_seconds: the sampler scales that by parts */
+        qcj_join_shape none = w->shape;
+        uint64_t no_pairs = 0, no_tested = 0;
+        none.part = none.parts;
+        const double t = thread_seconds();
+        if (w->joiner->count(&none, tops, &bottoms, extra, &sc->join_work, &no_pairs, &no_tested)
+            != QC_OK)
+            return QC_ENOMEM;
+        const double t1 = thread_seconds();
+        sc->timing_seconds += t1 - t;
+        t0 = t1 + (t1 - t);
+    } else if (sc->time_joins) {
+        t0 = thread_seconds();
+    }
     const int rc = w->joiner->count(&w->shape, tops, &bottoms, extra, &sc->join_work, &found,
                                     &w->tested);
+    if (sc->time_joins)
+        sc->join_seconds += thread_seconds() - t0;
     *pairs += found;
     return rc;
 }
