@@ -204,6 +204,14 @@ static inline double qcj_unit_target(int n)
  * 4 bytes, 256 MiB, against the peaks measured above). */
 #define QCJ_RANKS_MAX (1u << 26)
 
+/* [sort streams] The halves' counting sort into key groups (join/unit.c)
+ * runs QCJ_SORT_STREAMS parts of its input side by side, each with
+ * counters of its own, where there are at most QCJ_SORT_STREAMS_GROUPS
+ * groups (and QCJ_SORT_STREAMS halves a group on average): measured in
+ * docs/PERFORMANCE.md.  Changes speed alone: no count, no work reported. */
+#define QCJ_SORT_STREAMS 4
+#define QCJ_SORT_STREAMS_GROUPS 1024
+
 /* Scratch sets a plan keeps for reuse between units (join/scratch.c):
  * more than threads ever count units at once.  Fresh pages per unit
  * (page faults, zeroing) cost a quarter of the run at N=16. */

@@ -31,34 +31,64 @@
 #include <time.h>
 
 #include "colex.h"
+#include "config.h"
 #include "joiner.h"
 #include "kernel/kernel.h"
 #include "orbits.h"
 #include "unit.h"
 
 /* The halves of one column set sorted into groups by their key diagonals
- * (joiner.h), in the side's vectors. */
+ * (joiner.h), in the side's vectors: a counting sort.  [sort streams]
+ * Halves that come one after another often share their key, so one
+ * counter bumped again and again waits on its own last store; with few
+ * groups the input is cut into QCJ_SORT_STREAMS parts, each counted and
+ * placed with counters of its own, side by side (a group holds each
+ * part's halves in turn; the order inside a group changes no count). */
 static int group_halves(const qcj_geometry *g, const uint64_t *raw, size_t len, qcj_vec *offv,
                         qcj_vec *lowv, qcj_groups *out)
 {
+    enum { S = QCJ_SORT_STREAMS };
     const size_t count = (size_t)1 << g->key_bits;
-    const uint64_t kmask = count - 1, keep = ~(kmask << g->key_shift);
-    uint32_t *off = qcj_vec_reserve(offv, (count + 1) * sizeof *off);
+    const int shift = g->key_shift;
+    const uint64_t kmask = count - 1, keep = ~(kmask << shift);
+    const size_t streams = count <= QCJ_SORT_STREAMS_GROUPS && len >= S * count ? S : 1;
+    /* off: the groups' starts; fill: each stream's counters, then fill
+     * pointers (stream c's of group key at fill[c * count + key]) */
+    uint32_t *off = qcj_vec_reserve(offv, (count + 1 + streams * count) * sizeof *off);
     uint64_t *low = qcj_vec_reserve(lowv, (len ? len : 1) * sizeof *low);
     if (!off || !low || len >= UINT32_MAX)
         return QC_ENOMEM;
-    memset(off, 0, (count + 1) * sizeof *off);
-    for (size_t i = 0; i < len; i++)
-        off[((raw[i] >> g->key_shift) & kmask) + 1]++;
-    for (size_t i = 1; i < count; i++)
-        off[i + 1] += off[i];
-    /* place: off[key] (key's start) is its fill pointer */
-    for (size_t i = 0; i < len; i++)
-        low[off[((raw[i] >> g->key_shift) & kmask)]++] = raw[i] & keep;
-    /* each fill pointer ended at its group's end, the next one's start */
-    for (size_t i = count; i > 0; i--)
-        off[i] = off[i - 1];
-    off[0] = 0;
+    uint32_t *fill = off + count + 1;
+    memset(fill, 0, streams * count * sizeof *fill);
+#define KEY(x) ((size_t)(((x) >> shift) & kmask))
+    const size_t part = len / streams;  /* stream c: [c*part, (c+1)*part), the last to len */
+    if (streams == S) {
+        for (size_t i = 0; i < part; i++)
+            for (size_t c = 0; c < S; c++)
+                fill[c * count + KEY(raw[c * part + i])]++;
+    }
+    for (size_t i = streams == S ? S * part : 0; i < len; i++)   /* the rest: the last stream's */
+        fill[(streams - 1) * count + KEY(raw[i])]++;
+    uint32_t at = 0;
+    for (size_t key = 0; key < count; key++) {
+        off[key] = at;
+        for (size_t c = 0; c < streams; c++) {
+            const uint32_t n = fill[c * count + key];
+            fill[c * count + key] = at;
+            at += n;
+        }
+    }
+    off[count] = at;
+    if (streams == S) {
+        for (size_t i = 0; i < part; i++)
+            for (size_t c = 0; c < S; c++) {
+                const uint64_t x = raw[c * part + i];
+                low[fill[c * count + KEY(x)]++] = x & keep;
+            }
+    }
+    for (size_t i = streams == S ? S * part : 0; i < len; i++)
+        low[fill[(streams - 1) * count + KEY(raw[i])]++] = raw[i] & keep;
+#undef KEY
     out->off = off;
     out->low = low;
     return QC_OK;
