@@ -17,7 +17,11 @@
  *   [short lists held] a list of up to 16 stays in two registers while the
  *                      other list's entries are tested against it;
  *   [fits first]       ... all of whose fits are found before any is
- *                      stored, so the stores do not wait on each other.
+ *                      stored, so the stores do not wait on each other;
+ *   [lists held]       AVX-512 keeps a list of up to 64 in registers
+ *                      (eight vectors) the same way, AVX2 up to 16 (four),
+ *                      so each entry of the other list is a test and a
+ *                      packed store a vector.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -129,6 +133,85 @@ static inline size_t pair_one(uint64_t in, uint64_t bo, const uint64_t *inner,
     return o;
 }
 
+#if defined(__AVX2__) && !defined(__AVX512F__)
+/* [lists held] AVX2's: list b (nb in 4*nv-3..4*nv) held in nv vectors of
+ * 4; as pairs_held below.  o has room for na*nb + 4 entries. */
+static inline __attribute__((always_inline)) size_t pairs_held4(const int nv, uint32_t nb,
+                                                                const uint64_t *in_a,
+                                                                const uint64_t *bo_a, uint32_t na,
+                                                                const uint64_t *in_b,
+                                                                const uint64_t *bo_b,
+                                                                uint64_t avoid, uint64_t mark,
+                                                                uint64_t *o)
+{
+    const __m256i lane = _mm256_set_epi64x(3, 2, 1, 0), zero = _mm256_setzero_si256();
+    const __m256i vavoid = _mm256_set1_epi64x((long long)avoid);
+    __m256i w[4], v[4], ok[4];
+    for (int k = 0; k < nv; k++) {
+        const __m256i live = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)nb - 4 * k), lane);
+        w[k] = _mm256_maskload_epi64((const long long *)in_b + 4 * k, live);
+        v[k] = _mm256_maskload_epi64((const long long *)bo_b + 4 * k, live);
+        ok[k] = _mm256_and_si256(live, _mm256_cmpeq_epi64(_mm256_and_si256(v[k], vavoid), zero));
+    }
+    size_t len = 0;
+    for (uint32_t e = 0; e < na; e++) {
+        if (bo_a[e] & avoid)
+            continue;
+        const __m256i vin = _mm256_set1_epi64x((long long)in_a[e]);
+        const __m256i vbo = _mm256_set1_epi64x((long long)(bo_a[e] | mark));
+        int fit[4];
+        for (int k = 0; k < nv; k++)        /* [fits first] */
+            fit[k] = _mm256_movemask_pd(_mm256_castsi256_pd(
+                _mm256_and_si256(ok[k], _mm256_cmpeq_epi64(_mm256_and_si256(vin, w[k]), zero))));
+        for (int k = 0; k < nv; k++) {      /* [permute-store] */
+            _mm256_storeu_si256((__m256i *)(o + len), _mm256_permutevar8x32_epi32(
+                _mm256_or_si256(v[k], vbo), _mm256_loadu_si256((const __m256i *)pack_of[fit[k]])));
+            len += (size_t)__builtin_popcount((unsigned)fit[k]);
+        }
+    }
+    return len;
+}
+#endif
+
+#if defined(__AVX512F__)
+/* [lists held] The halves of entries [0, na) of list a with the nb (in
+ * 8*nv-7..8*nv) entries of list b, b held in nv vectors, written at o;
+ * returns how many.  o has room for na*nb + 8 entries. */
+static inline __attribute__((always_inline)) size_t pairs_held(const int nv, uint32_t nb,
+                                                               const uint64_t *in_a,
+                                                               const uint64_t *bo_a, uint32_t na,
+                                                               const uint64_t *in_b,
+                                                               const uint64_t *bo_b, uint64_t avoid,
+                                                               uint64_t mark, uint64_t *o)
+{
+    const __m512i vavoid = _mm512_set1_epi64((long long)avoid);
+    __m512i w[8], v[8];
+    __mmask8 ok[8];
+    for (int k = 0; k < nv; k++) {
+        const uint32_t left = nb - 8u * (uint32_t)k;
+        const __mmask8 live = left >= 8 ? 0xff : (__mmask8)((1u << left) - 1u);
+        w[k] = _mm512_maskz_loadu_epi64(live, in_b + 8 * k);
+        v[k] = _mm512_maskz_loadu_epi64(live, bo_b + 8 * k);
+        ok[k] = _mm512_mask_testn_epi64_mask(live, v[k], vavoid);   /* spares the middle */
+    }
+    size_t len = 0;
+    for (uint32_t e = 0; e < na; e++) {
+        if (bo_a[e] & avoid)
+            continue;
+        const __m512i vin = _mm512_set1_epi64((long long)in_a[e]);
+        const __m512i vbo = _mm512_set1_epi64((long long)(bo_a[e] | mark));
+        __mmask8 fit[8];
+        for (int k = 0; k < nv; k++)        /* [fits first] */
+            fit[k] = _mm512_mask_testn_epi64_mask(ok[k], vin, w[k]);
+        for (int k = 0; k < nv; k++) {
+            _mm512_storeu_si512(o + len, _mm512_maskz_compress_epi64(fit[k], _mm512_or_si512(v[k], vbo)));
+            len += (size_t)__builtin_popcount(fit[k]);
+        }
+    }
+    return len;
+}
+#endif
+
 int qcj_halves_of(const qcj_rank *r, const qcj_splits *sp, const qcj_side *s, uint32_t set,
                   uint64_t avoid, uint64_t mark, size_t *at, size_t cap, qcj_vec *out,
                   size_t *len_out, uint64_t *tested)
@@ -208,6 +291,22 @@ int qcj_halves_of(const qcj_rank *r, const qcj_splits *sp, const qcj_side *s, ui
             }
             continue;
         }
+        if (nb <= 64) {                     /* [lists held] */
+#define HELD(nv)                                                                              \
+    case nv:                                                                                  \
+        len += pairs_held(nv, nb, in_a, bo_a, na, in_b, bo_b, avoid, mark, o + len);          \
+        break
+            switch ((nb + 7) / 8) {
+                HELD(3);
+                HELD(4);
+                HELD(5);
+                HELD(6);
+                HELD(7);
+                HELD(8);
+            }
+#undef HELD
+            continue;
+        }
 #elif defined(__AVX2__)
         if (nb <= 8) {
             /* [short lists held] as AVX-512's, two vectors of 4 */
@@ -239,6 +338,11 @@ int qcj_halves_of(const qcj_rank *r, const qcj_splits *sp, const qcj_side *s, ui
                     len += (size_t)__builtin_popcount((unsigned)m1);
                 }
             }
+            continue;
+        }
+        if (nb <= 16) {                     /* [lists held] */
+            len += nb <= 12 ? pairs_held4(3, nb, in_a, bo_a, na, in_b, bo_b, avoid, mark, o + len)
+                            : pairs_held4(4, nb, in_a, bo_a, na, in_b, bo_b, avoid, mark, o + len);
             continue;
         }
 #endif
