@@ -19,7 +19,8 @@
  *   [fits first]       ... all of whose fits are found before any is
  *                      stored, so the stores do not wait on each other;
  *   [lists held]       AVX-512 keeps a list of up to 64 in registers
- *                      (eight vectors) the same way, AVX2 up to 16 (four),
+ *                      (eight vectors) the same way, AVX2 up to 16 (four
+ *                      vectors, its short lists too),
  *                      so each entry of the other list is a test and a
  *                      packed store a vector.
  */
@@ -134,8 +135,8 @@ static inline size_t pair_one(uint64_t in, uint64_t bo, const uint64_t *inner,
 }
 
 #if defined(__AVX2__) && !defined(__AVX512F__)
-/* [lists held] AVX2's: list b (nb in 4*nv-3..4*nv) held in nv vectors of
- * 4; as pairs_held below.  o has room for na*nb + 4 entries. */
+/* [short lists held] [lists held] AVX2's: list b (nb in 4*nv-3..4*nv)
+ * held in nv vectors of 4; as pairs_held below.  o has room for na*nb + 4 entries. */
 static inline __attribute__((always_inline)) size_t pairs_held4(const int nv, uint32_t nb,
                                                                 const uint64_t *in_a,
                                                                 const uint64_t *bo_a, uint32_t na,
@@ -308,41 +309,13 @@ int qcj_halves_of(const qcj_rank *r, const qcj_splits *sp, const qcj_side *s, ui
             continue;
         }
 #elif defined(__AVX2__)
-        if (nb <= 8) {
-            /* [short lists held] as AVX-512's, two vectors of 4 */
-            const __m256i lane = _mm256_set_epi64x(3, 2, 1, 0), zero = _mm256_setzero_si256();
-            const __m256i live0 = _mm256_cmpgt_epi64(_mm256_set1_epi64x(nb), lane);
-            const __m256i live1 = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)nb - 4), lane);
-            const __m256i vavoid = _mm256_set1_epi64x((long long)avoid);
-            const __m256i w0 = _mm256_maskload_epi64((const long long *)in_b, live0);
-            const __m256i w1 = _mm256_maskload_epi64((const long long *)in_b + 4, live1);
-            const __m256i v0 = _mm256_maskload_epi64((const long long *)bo_b, live0);
-            const __m256i v1 = _mm256_maskload_epi64((const long long *)bo_b + 4, live1);
-            const __m256i ok0 = _mm256_and_si256(live0, _mm256_cmpeq_epi64(_mm256_and_si256(v0, vavoid), zero));
-            const __m256i ok1 = _mm256_and_si256(live1, _mm256_cmpeq_epi64(_mm256_and_si256(v1, vavoid), zero));
-            for (uint32_t e = 0; e < na; e++) {
-                if (bo_a[e] & avoid)
-                    continue;
-                const __m256i vin = _mm256_set1_epi64x((long long)in_a[e]);
-                const __m256i vbo = _mm256_set1_epi64x((long long)(bo_a[e] | mark));
-                const int m0 = _mm256_movemask_pd(_mm256_castsi256_pd(
-                    _mm256_and_si256(ok0, _mm256_cmpeq_epi64(_mm256_and_si256(vin, w0), zero))));
-                _mm256_storeu_si256((__m256i *)(o + len), _mm256_permutevar8x32_epi32(
-                    _mm256_or_si256(v0, vbo), _mm256_loadu_si256((const __m256i *)pack_of[m0])));
-                len += (size_t)__builtin_popcount((unsigned)m0);
-                if (nb > 4) {
-                    const int m1 = _mm256_movemask_pd(_mm256_castsi256_pd(
-                        _mm256_and_si256(ok1, _mm256_cmpeq_epi64(_mm256_and_si256(vin, w1), zero))));
-                    _mm256_storeu_si256((__m256i *)(o + len), _mm256_permutevar8x32_epi32(
-                        _mm256_or_si256(v1, vbo), _mm256_loadu_si256((const __m256i *)pack_of[m1])));
-                    len += (size_t)__builtin_popcount((unsigned)m1);
-                }
+        if (nb <= 16) {                     /* [short lists held] [lists held] */
+            switch ((nb + 3) / 4) {
+            case 1: len += pairs_held4(1, nb, in_a, bo_a, na, in_b, bo_b, avoid, mark, o + len); break;
+            case 2: len += pairs_held4(2, nb, in_a, bo_a, na, in_b, bo_b, avoid, mark, o + len); break;
+            case 3: len += pairs_held4(3, nb, in_a, bo_a, na, in_b, bo_b, avoid, mark, o + len); break;
+            default: len += pairs_held4(4, nb, in_a, bo_a, na, in_b, bo_b, avoid, mark, o + len); break;
             }
-            continue;
-        }
-        if (nb <= 16) {                     /* [lists held] */
-            len += nb <= 12 ? pairs_held4(3, nb, in_a, bo_a, na, in_b, bo_b, avoid, mark, o + len)
-                            : pairs_held4(4, nb, in_a, bo_a, na, in_b, bo_b, avoid, mark, o + len);
             continue;
         }
 #endif
