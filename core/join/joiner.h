@@ -57,19 +57,26 @@ typedef struct qcj_join_shape {
     int key_bits;          /* k, 0..16: groups per side 2^k */
     int bits;              /* the ANDed part: bits 0..bits-1 (1..64) */
     /* [sampled joins] For the sampler alone (bench/sample.c): with parts
-     * > 1, only the top blocks (tables) or top groups (AND loop) whose
-     * hash modulo parts is `part` are joined, part == parts joins none;
-     * parts 0 or 1 joins all, as every count does. */
+     * > 1, only the top blocks (tables; whole chunks of them where the
+     * bottoms are cut into tiles, [bottom tiles]) or the top groups (AND
+     * loop) whose hash modulo parts is `part` are joined, part == parts
+     * joins none; parts 0 or 1 joins all, as every count does. */
     uint32_t parts, part;
+    /* [bottom tiles] (tables): the largest tile of bottom planes, and the
+     * tables of top blocks built at a time, in bytes; 0 takes config.h's
+     * QCJ_TABLES_TILE_BYTES and QCJ_TABLES_CHUNK_BYTES (tests set them
+     * small to cut small cases).  Change speed alone, never a count. */
+    size_t tile_bytes, chunk_bytes;
 } qcj_join_shape;
 
-/* [sampled joins] Whether the top block `block` of top group `group` is
- * joined under shape s (a deterministic spread of blocks over parts). */
-static inline int qcj_shape_joins(const qcj_join_shape *s, uint32_t group, uint32_t block)
+/* [sampled joins] Whether item `item` of `group` (a top block of a top
+ * group, a chunk of a key's high part, ...) is joined under shape s: a
+ * deterministic spread over parts. */
+static inline int qcj_shape_joins(const qcj_join_shape *s, uint32_t group, uint32_t item)
 {
     if (s->parts <= 1)
         return 1;
-    uint64_t h = ((uint64_t)group << 32 | block) * 0x9e3779b97f4a7c15ULL;
+    uint64_t h = ((uint64_t)group << 32 | item) * 0x9e3779b97f4a7c15ULL;
     h ^= h >> 29;
     return h % s->parts == s->part;
 }

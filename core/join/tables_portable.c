@@ -19,6 +19,7 @@
 #define TBL_BLOCK 64
 #define TBL_DIGIT_BITS 8
 #define TBL_DIGITS_MAX 8
+#define TBL_HELD 0                    /* 16 KiB of tables: read where they are stored */
 
 typedef struct tbl_block {
     uint64_t t[TBL_DIGITS_MAX][256];   /* digit j, entry v: the tops clashing with v */

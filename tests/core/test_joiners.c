@@ -6,7 +6,9 @@
  * ragged and empty, at 0..16 key bits, ANDed parts of 1..62 bits, odd and
  * even group sizes across the blocks' edges, bottoms carrying a middle
  * queen's mark and top groups spared from its key (extra); every pair
- * disjoint over long sweeps (the byte counters' limits).  A table with one
+ * disjoint over long sweeps (the byte counters' limits); the tables'
+ * bottoms cut into tiles and their top blocks built in chunks, down to one
+ * group and one block.  A table with one
  * digit skipped (the shape told 8 bits fewer) must fail the same check.
  */
 #include <stdint.h>
@@ -86,27 +88,35 @@ static uint64_t scalar_count(const join_case *c, uint64_t *tested)
 
 /* The joiner's count of case c, told `bits` ANDed bits; 1 when it agrees
  * with want (and the pairs tested with want_tested). */
-static int agrees(const joiner_here *jh, const join_case *c, int bits, uint64_t want,
-                  uint64_t want_tested, qcj_vec *work)
+static int agrees_cut(const joiner_here *jh, const join_case *c, int bits, uint64_t want,
+                      uint64_t want_tested, size_t tile_bytes, size_t chunk_bytes, qcj_vec *work)
 {
-    const qcj_join_shape shape = {.key_bits = c->key_bits, .bits = bits};
+    const qcj_join_shape shape = {.key_bits = c->key_bits, .bits = bits,
+                                  .tile_bytes = tile_bytes, .chunk_bytes = chunk_bytes};
     const qcj_groups tops = {c->toff, c->tops}, bottoms = {c->boff, c->bottoms};
     uint64_t pairs = ~(uint64_t)0, tested = 0;
     const int rc = jh->j->count(&shape, &tops, &bottoms, c->extra, work, &pairs, &tested);
     return rc == QC_OK && pairs == want && tested == want_tested;
 }
 
+static int agrees(const joiner_here *jh, const join_case *c, int bits, uint64_t want,
+                  uint64_t want_tested, qcj_vec *work)
+{
+    return agrees_cut(jh, c, bits, want, want_tested, 0, 0, work);
+}
+
 /* [sampled joins] The parts of a count partition it: over parts 0..P-1
  * the pairs and the pairs tested add up to the whole count's, and part P
- * joins nothing. */
+ * joins nothing (tile_bytes: [bottom tiles], the tables built a block at
+ * a time). */
 static int parts_add_up(const joiner_here *jh, const join_case *c, uint64_t want,
-                        uint64_t want_tested, qcj_vec *work)
+                        uint64_t want_tested, size_t tile_bytes, qcj_vec *work)
 {
     const qcj_groups tops = {c->toff, c->tops}, bottoms = {c->boff, c->bottoms};
     uint64_t pairs = 0, tested = 0;
     for (uint32_t part = 0; part <= 5; part++) {
         const qcj_join_shape shape = {.key_bits = c->key_bits, .bits = c->bits, .parts = 5,
-                                      .part = part};
+                                      .part = part, .tile_bytes = tile_bytes, .chunk_bytes = 1};
         uint64_t p = 0, t = 0;
         if (jh->j->count(&shape, &tops, &bottoms, c->extra, work, &p, &t) != QC_OK)
             return 0;
@@ -231,9 +241,19 @@ int main(void)
             CHECK(agrees(&js[i], &c, c.bits, want, tested, &work),
                   "%s: round %d, %d key bits, %d bits, extra %x", js[i].name, round, c.key_bits,
                   c.bits, c.extra);
+        /* [bottom tiles] the bottoms cut into tiles of one group up to
+         * a few hundred bytes, the tops' tables built one block to a few
+         * at a time (the cases' planes are a few KiB: untiled by default) */
+        static const size_t tiles[4] = {1, 200, 1500, 1}, chunks[4] = {1, 3000, 1, 40000};
+        for (int i = 0; i < count; i++)
+            CHECK(agrees_cut(&js[i], &c, c.bits, want, tested, tiles[round % 4],
+                             chunks[round % 4], &work),
+                  "%s: round %d in tiles of %zu bytes, chunks of %zu", js[i].name, round,
+                  tiles[round % 4], chunks[round % 4]);
         if (round % 5 == 0)
             for (int i = 0; i < count; i++)
-                CHECK(parts_add_up(&js[i], &c, want, tested, &work), "%s: round %d in parts",
+                CHECK(parts_add_up(&js[i], &c, want, tested, round % 10 ? 0 : 1, &work),
+                      "%s: round %d in parts",
                       js[i].name, round);
         /* a broken table: the top digit (8 bits) skipped, where they
          * matter (the AND loop tests whole words, told bits or not) */
