@@ -122,11 +122,11 @@ static inline int qcj_key_bits(int n)
  * as many per step of N, as the board's work grows (Q(N+1)/Q(N) is 10-12
  * there), aiming at units of under 30 minutes of one core at N=27 and 28
  * (a checkpoint's grain, and balance over 10^4 cores); no more past N=28
- * (N=28: 6.9 million units, a plan of 153 MiB).  Measured: the aim is
- * missed, N=27's units take 32 minutes on average, because no pattern's
- * estimate passes the target there and a unit is a whole pattern
- * (docs/PERFORMANCE.md).  Shapes the units: part of the plan's
- * fingerprint wherever it cuts a pattern. */
+ * (N=28: 6.9 million units).  Measured: the aim was missed, N=27's units
+ * took 32 minutes on average, because no pattern's estimate passes the
+ * target there and a unit was a whole pattern (docs/PERFORMANCE.md); from
+ * N=27 [set units] below cut every pattern instead.  Shapes the units:
+ * part of the plan's fingerprint wherever it cuts a pattern. */
 #define QCJ_UNIT_TARGET 4096
 #define QCJ_UNIT_GROWTH_FROM_N 26
 #define QCJ_UNIT_GROWTH_TO_N 28
@@ -139,6 +139,16 @@ static inline double qcj_unit_target(int n)
         target *= QCJ_UNIT_GROWTH;
     return target;
 }
+
+/* [set units] From this N every pattern is cut into one unit per column
+ * set (per column key), whatever its estimate: the estimate counts column
+ * sets, so it cannot tell a set that joins for an hour from one that
+ * joins for a minute, and a unit that lists its bands set by set ([own
+ * lists]) pays nothing for holding one set.  The units: N=27 5,447,334
+ * (1,550,606 patterns), N=28 10,037,076 (6,863,638 cut by the target
+ * above); what they take: docs/PERFORMANCE.md.  Shapes the units: part of
+ * the plan's fingerprint. */
+#define QCJ_SET_UNITS_FROM_N 27
 
 /* [band cost] The cost of listing a pattern's bands, as a share of the
  * mean pattern's estimated cost: measured 9% at N=16, 3% at N=17, 6% at

@@ -164,14 +164,15 @@ static int list_patterns(qcj_plan *data, double **cost)
 
 /* [even slices] How many units pattern i's column sets are cut into: as
  * many as keep each under 1/unit_target (qcj_unit_target) of the board's estimated
- * cost, and no more than it has column keys (sets outside M). */
-static uint32_t slices_of(const qcj_plan *data, size_t i, double cost, double cap)
+ * cost, and no more than it has column keys (sets outside M); [set units]
+ * one per column key where the plan asks for it. */
+static uint32_t slices_of(const qcj_plan *data, size_t i, double cost, double cap, int set_units)
 {
     const qcj_geometry *g = &data->geo;
     const int n = g->n, m = qcj_block_cols(g);
     const double keys = (double)qcj_binomial(n - m, g->h - __builtin_popcount(data->pattern[i]));
     const double want = cost / cap;
-    if (!(want < keys))                     /* as many as it has keys */
+    if (set_units || !(want < keys))        /* as many as it has keys */
         return keys < 1 ? 1 : (uint32_t)keys;
     double k = (double)(uint64_t)want;
     if (k < want)
@@ -260,7 +261,7 @@ static void lay_out(qcj_plan *data, const double *cost, double band, int split,
 /* Cuts the patterns into units and lays them out (lay_out); the plan's
  * fingerprint into *fp: the same as an uncut plan's wherever no pattern
  * is cut. */
-static int order_units(qcj_plan *data, double unit_target, uint64_t *fp)
+static int order_units(qcj_plan *data, double unit_target, int set_units, uint64_t *fp)
 {
     const qcj_geometry *g = &data->geo;
     double *cost = NULL, total = 0;
@@ -277,9 +278,9 @@ static int order_units(qcj_plan *data, double unit_target, uint64_t *fp)
      * build] Where that passes a slice's cost (under 246 patterns: N <= 18),
      * the lists are listed in parts, a unit each. */
     const double band = QCJ_BAND_COST * total / (double)(data->patterns ? data->patterns : 1);
-    const int split = band > total / unit_target;
+    const int split = !set_units && band > total / unit_target;
     for (size_t i = 0; i < data->patterns; i++) {
-        data->slices[i] = slices_of(data, i, cost[i], total / unit_target);
+        data->slices[i] = slices_of(data, i, cost[i], total / unit_target, set_units);
         cut += data->slices[i] > 1;
         units += data->slices[i] + (split && data->slices[i] > 1 ? QCJ_SHARED_PARTS : 0);
     }
@@ -339,7 +340,7 @@ static int join_build_with(qc_plan *plan, const qcj_settings *s)
     if (rc == QC_OK)
         rc = qcj_splits_init(&data->splits[1], g->h, g->h - g->band_rows);
     if (rc == QC_OK)
-        rc = order_units(data, s->unit_target, &fp);
+        rc = order_units(data, s->unit_target, s->set_units, &fp);
     if (rc != QC_OK) {
         plan_free(data);
         return rc;
@@ -357,6 +358,7 @@ qcj_settings qcj_settings_of(int n)
                           .joiner = QCJ_JOIN_TABLES,
                           .large_bands = n >= QCJ_LARGE_FROM_N,
                           .own_lists = n >= QCJ_OWN_LISTS_FROM_N,
+                          .set_units = n >= QCJ_SET_UNITS_FROM_N,
                           .halves_cap = QCJ_HALVES_CAP};
 }
 

@@ -59,6 +59,7 @@ typedef struct qcj_settings {
     qcj_joiner_kind joiner;
     int large_bands;      /* bands listed in place and pruned (bands.c), as from N=25 */
     int own_lists;        /* [own lists] (unit.c): as from QCJ_OWN_LISTS_FROM_N */
+    int set_units;        /* [set units] one unit per column set: as from QCJ_SET_UNITS_FROM_N */
     size_t halves_cap;   /* [halves capped] (unit.c): QCJ_HALVES_CAP; 0 none */
 } qcj_settings;
 

@@ -14,6 +14,7 @@
 #include "config.h"
 #include "join/join.h"
 #include "join/orbits.h"
+#include "join/unit.h"
 #include "kernel/kernel.h"
 #include "plan.h"
 #include "check.h"
@@ -221,6 +222,52 @@ static void test_slices(const known_count *known)
         CHECK(total == known[15].total);
         qc_plan_free(p);
     }
+}
+
+/* [set units] Every pattern cut into one unit per column key, as from
+ * QCJ_SET_UNITS_FROM_N, with its own lists (as there) and with shared
+ * ones: as many units as the patterns have keys, no list parts, each
+ * unit a single key, and the published totals; the fingerprint differs
+ * from the plan's own wherever that cuts fewer. */
+static void test_set_units(const known_count *known)
+{
+    for (int n = 12; n <= 17; n++)
+        for (int own = 0; own < 2; own++) {
+            qcj_settings s = qcj_settings_of(n);
+            s.set_units = 1;
+            s.own_lists = own;
+            qc_plan *p, *plain;
+            if (qcj_plan_create_with(&p, n, &s) != QC_OK
+                || qc_plan_create(&plain, n, QC_ENGINE_JOIN) != QC_OK) {
+                CHECK(0, "n=%d: plans not built", n);
+                continue;
+            }
+            const qcj_plan *jp = p->engine_data;
+            const qcj_geometry *g = &jp->geo;
+            uint64_t keys = 0;
+            for (size_t i = 0; i < jp->patterns; i++)
+                keys += qcj_binomial(n - qcj_block_cols(g), g->h - __builtin_popcount(jp->pattern[i]));
+            size_t several = 0;
+            qc_u128 total = 0;
+            for (size_t u = 0; u < qc_plan_unit_count(p); u++) {
+                uint64_t lo, hi;
+                qcj_unit_keys(jp, u, &lo, &hi);
+                several += hi - lo != 1;
+                qc_tally t;
+                CHECK(qc_plan_count_unit(p, u, &t) == QC_OK);
+                total += t.solutions;
+            }
+            CHECK(qc_plan_unit_count(p) == keys && jp->list_parts == 0 && several == 0,
+                  "n=%d own %d: %zu units for %llu keys, %zu of more or fewer keys", n, own,
+                  qc_plan_unit_count(p), (unsigned long long)keys, several);
+            CHECK(total == known[n].total, "n=%d own %d: got %llu, want %llu", n, own,
+                  (unsigned long long)total, (unsigned long long)known[n].total);
+            CHECK(qc_plan_unit_count(plain) == keys
+                      || qc_plan_fingerprint(p) != qc_plan_fingerprint(plain),
+                  "n=%d: the fingerprint misses the set units", n);
+            qc_plan_free(p);
+            qc_plan_free(plain);
+        }
 }
 
 static int bands_equal(const qcj_band *a, const qcj_band *b, const qcj_rank *r, int t)
@@ -632,6 +679,7 @@ int main(int argc, char **argv)
     test_recount();
     test_halves_capped(known);
     test_own_lists(known);
+    test_set_units(known);
     test_bands_in_place();
     test_large_bands(known, 15);
     return check_report("join plan");
