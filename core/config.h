@@ -227,14 +227,15 @@ static inline double qcj_unit_target(int n)
  * QCJ_TABLES_TILE_BYTES, and meets each tile with the tables of
  * QCJ_TABLES_CHUNK_BYTES of top blocks at a time, built once, so that a
  * tile is read from memory once per chunk rather than once per top group.
- * Sets whose planes fit one tile (every set to N=18 at least) are not
- * cut.  Measured on one column set of N=26 unit 100000 (4 Mi bottoms of 5
+ * Sets whose planes fit one tile (every set to N=20) are not cut.
+ * Measured on one column set of N=26 unit 100000 (4 Mi bottoms of 5
  * digits a call, 21 MB of planes; avx512vbmi, one thread, join seconds):
  * untiled 25.3-29.4; tiles of 512 KiB with chunks of 16, 64, 256 KiB and
  * 1 MiB 22.8, 21.7, 21.4, 21.8 (tables read from the chunk), 19.9-21.9
- * (copied to registers, TBL_HELD); every sweep's reads folded into 64 KiB
- * of the planes (a wrong count: the time of a join from cache) 21.1-23.6.
- * Changes speed alone: no count, no work reported. */
+ * (copied to registers, TBL_HELD), 18.3 (the tiled loop in a function of
+ * its own); every sweep's reads folded into 64 KiB of the planes (a
+ * wrong count: the time of a join from cache) 21.1-23.6.  Changes speed
+ * alone: no count, no work reported. */
 #define QCJ_TABLES_TILE_BYTES ((size_t)512 << 10)
 #define QCJ_TABLES_CHUNK_BYTES ((size_t)64 << 10)
 
