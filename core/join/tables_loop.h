@@ -101,11 +101,11 @@ typedef struct tbl_stored {
 /* [bottom tiles] The sieve where the bottoms' planes pass a tile: as
  * tbl_sieve, but the key's high hbits bits (> 0) cut both sides: a bottom
  * tile is the 2^lbits groups of one high part bh (lbits = key_bits -
- * hbits), small enough to stay in cache.  For each top high part th, the tables of up to
- * `chunk` of its blocks are built into `stored`, and the chunk meets every
- * tile inside ~(th | extra), each read from memory once per chunk.  The
- * sampler joins whole chunks, so that its parts read memory as a whole
- * count does. */
+ * hbits), small enough to stay in cache.  For each top high part th, the
+ * tables of up to `chunk` of its blocks are built into `stored` (their
+ * groups and sizes into `of`), and the chunk meets every tile inside
+ * ~(th | extra), each read from memory once per chunk.  The sampler joins
+ * whole chunks, so that its parts read memory as a whole count does. */
 TBL_INLINE uint64_t tbl_sieve_tiled(const qcj_groups *tops, const uint32_t *boff,
                                     const uint8_t *planes, size_t stride,
                                     const qcj_join_shape *shape, uint32_t extra, const int digits,
