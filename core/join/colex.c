@@ -28,6 +28,9 @@ void qcj_rank_init(qcj_rank *r)
     for (int a = 0; a <= 32; a++)
         for (int b = 0; b <= 16; b++)
             r->binom[a][b] = (uint32_t)qcj_binomial(a, b);
+    for (int v = 0; v < 256; v++)
+        for (int b = 0; b < 8; b++)
+            r->ones[v] += (uint8_t)(v >> b & 1);
     /* [rank by bytes] chunk[i][j][v]: the part of the rank that byte i of a
      * set adds when it holds v and j members lie below it */
     for (int i = 0; i < 4; i++)
