@@ -25,7 +25,8 @@
  * one half can share only the diagonals crossing the split: anti-diagonals
  * and diagonals numbered split..split+n-2, n-1 each; inner_sig gives them
  * bits 0..n-2 and n-1..2n-3, so two band placements fit together exactly
- * when their columns differ and (inner & inner) == 0.
+ * when their columns differ and (inner & inner) == 0.  Bit 63 is never
+ * set (2n-3 <= 61): the halves use it as a guard ([guard bit], halves.c).
  */
 #ifndef QCJ_GEOMETRY_H
 #define QCJ_GEOMETRY_H

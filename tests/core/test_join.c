@@ -54,6 +54,10 @@ static void test_signatures(void)
                                   n, ra, ca, rb, cb, diag, shared);
                         }
         }
+        /* [guard bit] the halves' guard is no placement's (halves.c) */
+        for (int r = 0; r < n; r++)
+            for (int c = 0; c < n; c++)
+                CHECK(!(g.inner_sig[r][c] >> 63), "n=%d inner (%d,%d) has bit 63", n, r, c);
     }
 }
 
