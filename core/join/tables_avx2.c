@@ -9,9 +9,11 @@
  *   [tables by multiply] a nibble's 16-byte table is its four planes
  *                        spread over the bytes of two words by
  *                        multiplications;
- *   [byte counts]        the zero bits of a byte are counted by two
+ *   [byte counts]        the set bits of a clash byte are counted by two
  *                        shuffles of a popcount table, summed in bytes for
- *                        up to 31 vectors and widened by VPSADBW.
+ *                        up to 31 vectors and widened by VPSADBW; the
+ *                        disjoint pairs are the pairs swept less those,
+ *                        so no vector is inverted.
  */
 #include <immintrin.h>
 
@@ -26,17 +28,23 @@ typedef struct tbl_block {
     __m256i t[TBL_DIGITS_MAX];   /* nibble j's table in both lanes of t[j] */
 } tbl_block;
 
-typedef __m256i tbl_sums;        /* qword sums */
+/* [byte counts] the pairs swept, and of them those that clash (qword
+ * sums) */
+typedef struct tbl_sums {
+    uint64_t swept;
+    __m256i clashing;
+} tbl_sums;
 
 static inline tbl_sums tbl_sums_zero(void)
 {
-    return _mm256_setzero_si256();
+    return (tbl_sums){0, _mm256_setzero_si256()};
 }
 
 static inline uint64_t tbl_sums_total(tbl_sums s)
 {
-    const __m128i x = _mm_add_epi64(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
-    return (uint64_t)_mm_cvtsi128_si64(x) + (uint64_t)_mm_extract_epi64(x, 1);
+    const __m128i x = _mm_add_epi64(_mm256_castsi256_si128(s.clashing),
+                                    _mm256_extracti128_si256(s.clashing, 1));
+    return s.swept - (uint64_t)_mm_cvtsi128_si64(x) - (uint64_t)_mm_extract_epi64(x, 1);
 }
 
 /* [planes by movemask] q[k] byte m: which of the block's tops have bit
@@ -114,15 +122,14 @@ static inline __attribute__((always_inline)) __m256i clash_at(const tbl_block *b
     return clash;
 }
 
-/* [byte counts] the zero bits of each byte of clash. */
-static inline __attribute__((always_inline)) __m256i free_bits(__m256i clash)
+/* [byte counts] the set bits of each byte of clash. */
+static inline __attribute__((always_inline)) __m256i clash_bits(__m256i clash)
 {
     const __m256i ones_in = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
                                              0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
     const __m256i low = _mm256_set1_epi8(0x0f);
-    const __m256i free = _mm256_xor_si256(clash, _mm256_set1_epi8(-1));
-    return _mm256_add_epi8(_mm256_shuffle_epi8(ones_in, _mm256_and_si256(free, low)),
-                           _mm256_shuffle_epi8(ones_in, _mm256_and_si256(_mm256_srli_epi16(free, 4), low)));
+    return _mm256_add_epi8(_mm256_shuffle_epi8(ones_in, _mm256_and_si256(clash, low)),
+                           _mm256_shuffle_epi8(ones_in, _mm256_and_si256(_mm256_srli_epi16(clash, 4), low)));
 }
 
 /* The first `live` bytes of a vector: ones, the rest zeros. */
@@ -138,17 +145,18 @@ static inline __attribute__((always_inline)) void tbl_sweep(const tbl_block *blk
 {
     const uint8_t *p = planes + b0;
     const __m256i zero = _mm256_setzero_si256();
+    sums->swept += TBL_BLOCK * nb;          /* missing tops clash with all */
     while (nb >= 32) {
         /* [byte counts] at most 8 a vector: 31 vectors fit a byte */
         __m256i bytes = zero;
         for (int round = 0; round < 31 && nb >= 32; round++, nb -= 32, p += 32)
-            bytes = _mm256_add_epi8(bytes, free_bits(clash_at(blk, p, stride, digits)));
-        *sums = _mm256_add_epi64(*sums, _mm256_sad_epu8(bytes, zero));
+            bytes = _mm256_add_epi8(bytes, clash_bits(clash_at(blk, p, stride, digits)));
+        sums->clashing = _mm256_add_epi64(sums->clashing, _mm256_sad_epu8(bytes, zero));
     }
     if (nb) {
         const __m256i live = _mm256_loadu_si256((const __m256i *)(live_bytes + 32 - nb));
-        const __m256i bytes = _mm256_and_si256(live, free_bits(clash_at(blk, p, stride, digits)));
-        *sums = _mm256_add_epi64(*sums, _mm256_sad_epu8(bytes, zero));
+        const __m256i bytes = clash_bits(_mm256_and_si256(live, clash_at(blk, p, stride, digits)));
+        sums->clashing = _mm256_add_epi64(sums->clashing, _mm256_sad_epu8(bytes, zero));
     }
 }
 

@@ -5,8 +5,10 @@
  * a lookup (AVX-512 F and BW).  Tricks, named where they are used:
  *   [nibble by lane] a block's tables are built four nibbles at once, one
  *                    per 128-bit lane (a shuffle's reach);
- *   [byte counts]    a byte's zero bits are counted by two shuffles of a
- *                    popcount table, widened by PSADBW.
+ *   [byte counts]    a clash byte's set bits are counted by two
+ *                    shuffles of a popcount table, summed in bytes for up
+ *                    to 31 vectors and widened by PSADBW; the disjoint
+ *                    pairs are the pairs swept less those.
  */
 #include <immintrin.h>
 
@@ -21,16 +23,21 @@ typedef struct tbl_block {
     __m512i t[TBL_DIGITS_MAX];   /* nibble j's table in every lane of t[j] */
 } tbl_block;
 
-typedef __m512i tbl_sums;        /* qword sums */
+/* [byte counts] the pairs swept, and of them those that clash (qword
+ * sums) */
+typedef struct tbl_sums {
+    uint64_t swept;
+    __m512i clashing;
+} tbl_sums;
 
 static inline tbl_sums tbl_sums_zero(void)
 {
-    return _mm512_setzero_si512();
+    return (tbl_sums){0, _mm512_setzero_si512()};
 }
 
 static inline uint64_t tbl_sums_total(tbl_sums s)
 {
-    return (uint64_t)_mm512_reduce_add_epi64(s);
+    return s.swept - (uint64_t)_mm512_reduce_add_epi64(s.clashing);
 }
 
 /* [nibble by lane] the tables of nibbles lane0..lane0+3 of a block of n
@@ -84,19 +91,13 @@ static inline __attribute__((always_inline)) __m512i clash_at(const tbl_block *b
     return clash;
 }
 
-/* [byte counts] the zero bits of the live bytes of clash, into the qword
- * sums. */
-static inline __attribute__((always_inline)) void add_free(__m512i clash, __mmask64 live,
-                                                           tbl_sums *sums)
+/* [byte counts] the set bits of each byte of clash. */
+static inline __attribute__((always_inline)) __m512i clash_bits(__m512i clash)
 {
     const __m512i ones_in = _mm512_set4_epi32(0x04030302, 0x03020201, 0x03020201, 0x02010100);
     const __m512i low = _mm512_set1_epi8(0x0f);
-    const __m512i free = _mm512_ternarylogic_epi32(clash, clash, clash, 0x55);
-    const __m512i lo = _mm512_and_si512(free, low);
-    const __m512i hi = _mm512_and_si512(_mm512_srli_epi16(free, 4), low);
-    const __m512i bytes = _mm512_maskz_add_epi8(live, _mm512_shuffle_epi8(ones_in, lo),
-                                                _mm512_shuffle_epi8(ones_in, hi));
-    *sums = _mm512_add_epi64(*sums, _mm512_sad_epu8(bytes, _mm512_setzero_si512()));
+    return _mm512_add_epi8(_mm512_shuffle_epi8(ones_in, _mm512_and_si512(clash, low)),
+                           _mm512_shuffle_epi8(ones_in, _mm512_and_si512(_mm512_srli_epi16(clash, 4), low)));
 }
 
 static inline __attribute__((always_inline)) void tbl_sweep(const tbl_block *b,
@@ -105,10 +106,22 @@ static inline __attribute__((always_inline)) void tbl_sweep(const tbl_block *b,
                                                              const int digits, tbl_sums *sums)
 {
     const uint8_t *p = planes + b0;
-    for (; nb >= 64; nb -= 64, p += 64)
-        add_free(clash_at(b, p, stride, digits), ~(__mmask64)0, sums);
+    const __m512i zero = _mm512_setzero_si512();
+    sums->swept += TBL_BLOCK * nb;          /* missing tops clash with all */
+    __m512i bytes = zero;
+    /* [byte counts] at most 8 a vector: 31 vectors fit a byte */
+    for (int round = 0; nb >= 64; nb -= 64, p += 64) {
+        bytes = _mm512_add_epi8(bytes, clash_bits(clash_at(b, p, stride, digits)));
+        if (++round == 31) {
+            sums->clashing = _mm512_add_epi64(sums->clashing, _mm512_sad_epu8(bytes, zero));
+            bytes = zero;
+            round = 0;
+        }
+    }
     if (nb)
-        add_free(clash_at(b, p, stride, digits), ((__mmask64)1 << nb) - 1u, sums);
+        bytes = _mm512_add_epi8(bytes, clash_bits(_mm512_maskz_mov_epi8(((__mmask64)1 << nb) - 1u,
+                                                                         clash_at(b, p, stride, digits))));
+    sums->clashing = _mm512_add_epi64(sums->clashing, _mm512_sad_epu8(bytes, zero));
 }
 
 #define TBL_COUNT tables_count
