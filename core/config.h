@@ -239,6 +239,15 @@ static inline double qcj_unit_target(int n)
 #define QCJ_TABLES_TILE_BYTES ((size_t)512 << 10)
 #define QCJ_TABLES_CHUNK_BYTES ((size_t)64 << 10)
 
+/* [compact runs] The blocks of one top group (in a tile: of one chunk)
+ * sweep a copy of their runs of bottom groups laid end to end, one sweep
+ * and one ragged tail a block, where the group has at least
+ * QCJ_TABLES_COMPACT_BLOCKS blocks and its runs number at least
+ * 2^QCJ_TABLES_COMPACT_RUN_BITS.  Measured: docs/PERFORMANCE.md.
+ * Changes speed alone: no count, no work reported. */
+#define QCJ_TABLES_COMPACT_BLOCKS 2
+#define QCJ_TABLES_COMPACT_RUN_BITS 1
+
 /* Scratch sets a plan keeps for reuse between units (join/scratch.c):
  * more than threads ever count units at once.  Fresh pages per unit
  * (page faults, zeroing) cost a quarter of the run at N=16. */

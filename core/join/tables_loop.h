@@ -28,6 +28,8 @@
 #ifndef QCJ_TABLES_LOOP_H
 #define QCJ_TABLES_LOOP_H
 
+#include <string.h>
+
 #include "config.h"
 #include "joiner.h"
 #include "qcount.h"
@@ -49,12 +51,49 @@
     qcj_tables_planes(low, len, TBL_DIGIT_BITS, digits, planes, stride)
 #endif
 
+/* [compact runs] The planes of the bottom groups base + (hg << run) ..
+ * base + ((hg + 1) << run) - 1 for every submask hg of high, copied one
+ * after another into compact (a plane every cs bytes), so that the blocks
+ * of one top group sweep them once, with one ragged tail, instead of a
+ * sweep and a tail a run.  Copies 64 bytes at a time: reads up to 63
+ * bytes past a run (the planes' padding covers it) and writes as far past
+ * the copy (cs leaves room), then zeros 64 bytes past the last, as the
+ * planes' padding is.  Returns the bottoms copied. */
+TBL_INLINE size_t tbl_compact(const uint32_t *boff, uint32_t base, uint32_t high, int run,
+                              const uint8_t *planes, size_t stride, uint8_t *compact, size_t cs,
+                              const int digits)
+{
+    size_t at = 0;
+    for (uint32_t hg = high;; hg = (hg - 1) & high) {     /* submasks of high */
+        const size_t b0 = boff[base + (hg << run)], nb = boff[base + ((hg + 1) << run)] - b0;
+        for (int j = 0; j < digits; j++) {
+            const uint8_t *src = planes + (size_t)j * stride + b0;
+            uint8_t *dst = compact + (size_t)j * cs + at;
+            for (size_t x = 0; x < nb; x += 64)
+                memcpy(dst + x, src + x, 64);
+        }
+        at += nb;
+        if (hg == 0)
+            break;
+    }
+    for (int j = 0; j < digits; j++)    /* a tail reads zeros past the copy */
+        memset(compact + (size_t)j * cs + at, 0, 64);
+    return at;
+}
+
+/* [compact runs] Whether the `blocks` blocks of a top group sweep a
+ * compact copy of its 2^runs_bits runs rather than the runs in place. */
+static inline int tbl_compacts(size_t blocks, int runs_bits)
+{
+    return blocks >= QCJ_TABLES_COMPACT_BLOCKS && runs_bits >= QCJ_TABLES_COMPACT_RUN_BITS;
+}
+
 /* [sieve] [runs of groups] Every top group tg, a block at a time, against
  * the bottom groups inside ~(tg | extra), 2^run neighbours a sweep: the
  * sieve where the bottoms' planes fit one tile. */
 TBL_INLINE uint64_t tbl_sieve(const qcj_groups *tops, const uint32_t *boff, const uint8_t *planes,
                               size_t stride, const qcj_join_shape *shape, uint32_t extra,
-                              const int digits, uint64_t *tested)
+                              const int digits, uint8_t *compact, size_t cs, uint64_t *tested)
 {
     const uint32_t kmask = (1u << shape->key_bits) - 1u;
     const uint32_t *toff = tops->off;
@@ -73,6 +112,11 @@ TBL_INLINE uint64_t tbl_sieve(const qcj_groups *tops, const uint32_t *boff, cons
             if (hg == 0)
                 break;
         }
+        if (free_bottoms == 0)
+            continue;
+        /* [compact runs] copied at the group's first joined block */
+        const int compacts = tbl_compacts((nt + TBL_BLOCK - 1) / TBL_BLOCK, __builtin_popcount(high));
+        int copied = 0;
         for (uint32_t i = toff[tg]; i < toff[tg + 1]; i += TBL_BLOCK) {
             tbl_block block;
             const size_t n = toff[tg + 1] - i < TBL_BLOCK ? toff[tg + 1] - i : TBL_BLOCK;
@@ -80,6 +124,13 @@ TBL_INLINE uint64_t tbl_sieve(const qcj_groups *tops, const uint32_t *boff, cons
                 continue;                   /* [sampled joins] */
             tried += n * free_bottoms;
             tbl_build(&block, tops->low + i, n, digits);
+            if (compacts) {
+                if (!copied)
+                    tbl_compact(boff, 0, high, run, planes, stride, compact, cs, digits);
+                copied = 1;
+                tbl_sweep(&block, compact, cs, 0, free_bottoms, digits, &sums);
+                continue;
+            }
             for (uint32_t hg = high;; hg = (hg - 1) & high) {
                 const size_t b0 = boff[hg << run], nb = boff[(hg + 1) << run] - b0;
                 if (nb)
@@ -110,7 +161,7 @@ TBL_INLINE uint64_t tbl_sieve_tiled(const qcj_groups *tops, const uint32_t *boff
                                     const uint8_t *planes, size_t stride,
                                     const qcj_join_shape *shape, uint32_t extra, const int digits,
                                     int hbits, tbl_block *stored, tbl_stored *of, size_t chunk,
-                                    uint64_t *tested)
+                                    uint8_t *compact, size_t cs, uint64_t *tested)
 {
     const int lbits = shape->key_bits - hbits;
     const uint32_t lmask = (1u << lbits) - 1u, hmask = (1u << hbits) - 1u;
@@ -143,15 +194,38 @@ TBL_INLINE uint64_t tbl_sieve_tiled(const qcj_groups *tops, const uint32_t *boff
             for (uint32_t bh = tiles; count; bh = (bh - 1) & tiles) {    /* submasks of tiles */
                 const uint32_t base = bh << lbits;
                 const size_t in_tile = boff[base + lmask + 1] - boff[base];
+                size_t copied_for = SIZE_MAX, copied = 0;   /* [compact runs] */
                 for (size_t c = 0; c < count && in_tile; c++) {
 #if TBL_HELD
                     const tbl_block held = stored[c], *block = &held;   /* in registers */
 #else
                     const tbl_block *block = &stored[c];
 #endif
+                    if (copied_for != SIZE_MAX && of[copied_for].group == of[c].group) {
+                        if (copied) {
+                            tried += of[c].tops * copied;
+                            tbl_sweep(block, compact, cs, 0, copied, digits, &sums);
+                        }
+                        continue;
+                    }
                     const uint32_t avail = ~(of[c].group | extra) & lmask;
                     const int run = __builtin_ctz(~avail);     /* its low free bits */
                     const uint32_t high = avail >> run;
+                    /* [compact runs] the group's first block in the chunk:
+                     * its blocks sweep a copy of its runs in the tile */
+                    size_t blocks = 1;
+                    while (c + blocks < count && of[c + blocks].group == of[c].group)
+                        blocks++;
+                    if (tbl_compacts(blocks, __builtin_popcount(high))) {
+                        copied_for = c;
+                        copied = tbl_compact(boff, base, high, run, planes, stride, compact, cs,
+                                             digits);
+                        if (copied) {
+                            tried += of[c].tops * copied;
+                            tbl_sweep(block, compact, cs, 0, copied, digits, &sums);
+                        }
+                        continue;
+                    }
                     for (uint32_t hg = high;; hg = (hg - 1) & high) {     /* submasks of high */
                         const size_t b0 = boff[base + (hg << run)];
                         const size_t nb = boff[base + ((hg + 1) << run)] - b0;
@@ -196,11 +270,13 @@ TBL_INLINE uint64_t tbl_sieve_tiled(const qcj_groups *tops, const uint32_t *boff
 static __attribute__((noinline)) uint64_t tbl_untiled(const qcj_groups *tops, const uint32_t *boff,
                                                       const uint8_t *planes, size_t stride,
                                                       const qcj_join_shape *shape, uint32_t extra,
-                                                      int digits, uint64_t *tested)
+                                                      int digits, uint8_t *compact, size_t cs,
+                                                      uint64_t *tested)
 {
 #define TBL_CASE(c)                                                                        \
     case c:                                                                                \
-        return tbl_sieve(tops, boff, planes, stride, shape, extra, TBL_DIGITS_AT_MOST(c), tested);
+        return tbl_sieve(tops, boff, planes, stride, shape, extra, TBL_DIGITS_AT_MOST(c), compact, \
+                         cs, tested);
     switch (digits) {
         TBL_DIGIT_CASES(TBL_CASE)
     }
@@ -212,12 +288,13 @@ static __attribute__((noinline)) uint64_t tbl_tiled(const qcj_groups *tops, cons
                                                     const uint8_t *planes, size_t stride,
                                                     const qcj_join_shape *shape, uint32_t extra,
                                                     int digits, int hbits, tbl_block *stored,
-                                                    tbl_stored *of, size_t chunk, uint64_t *tested)
+                                                    tbl_stored *of, size_t chunk, uint8_t *compact,
+                                                    size_t cs, uint64_t *tested)
 {
 #define TBL_CASE(c)                                                                        \
     case c:                                                                                \
         return tbl_sieve_tiled(tops, boff, planes, stride, shape, extra, TBL_DIGITS_AT_MOST(c), \
-                               hbits, stored, of, chunk, tested);
+                               hbits, stored, of, chunk, compact, cs, tested);
     switch (digits) {
         TBL_DIGIT_CASES(TBL_CASE)
     }
@@ -245,20 +322,35 @@ static int TBL_COUNT(const qcj_join_shape *shape, const qcj_groups *tops,
     int hbits = 0;
     while (hbits < shape->key_bits && (stride * (size_t)digits >> hbits) > tile)
         hbits++;
-    /* the work: the planes, then the stored tables and their groups, each
-     * aligned to 64 bytes */
+    /* [compact runs] the most bottoms a copy holds: a tile's */
+    size_t most = nb;
+    if (hbits) {
+        const int lbits = shape->key_bits - hbits;
+        most = 0;
+        for (uint32_t bh = 0; bh < 1u << hbits; bh++) {
+            const size_t in_tile = bottoms->off[(size_t)(bh + 1) << lbits]
+                                 - bottoms->off[(size_t)bh << lbits];
+            most = in_tile > most ? in_tile : most;
+        }
+    }
+    const size_t cs = (most + 63) / 64 * 64 + 64 + QCJ_TABLES_PAD;
+    /* the work: the planes, the stored tables and their groups, then the
+     * compact copy, each aligned to 64 bytes */
     const size_t planes_bytes = (stride * (size_t)digits + 63) / 64 * 64;
     const size_t stored_bytes = (chunk * sizeof(tbl_block) + 63) / 64 * 64;
-    uint8_t *mem = qcj_vec_reserve(work, planes_bytes + stored_bytes + chunk * sizeof(tbl_stored) + 64);
+    const size_t of_bytes = (chunk * sizeof(tbl_stored) + 63) / 64 * 64;
+    uint8_t *mem = qcj_vec_reserve(work, planes_bytes + stored_bytes + of_bytes + cs * (size_t)digits + 64);
     if (!mem)
         return QC_ENOMEM;
     uint8_t *planes = mem + (-(uintptr_t)mem & 63);
     tbl_block *stored = (tbl_block *)(void *)(planes + planes_bytes);
     tbl_stored *of = (tbl_stored *)(void *)((uint8_t *)stored + stored_bytes);
+    uint8_t *compact = (uint8_t *)of + of_bytes;
     TBL_PLANES(bottoms->low, nb, digits, planes, stride);
     *pairs = hbits ? tbl_tiled(tops, bottoms->off, planes, stride, shape, extra, digits, hbits,
-                               stored, of, chunk, tested)
-                   : tbl_untiled(tops, bottoms->off, planes, stride, shape, extra, digits, tested);
+                               stored, of, chunk, compact, cs, tested)
+                   : tbl_untiled(tops, bottoms->off, planes, stride, shape, extra, digits, compact,
+                                 cs, tested);
     return QC_OK;
 }
 
