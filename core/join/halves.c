@@ -100,27 +100,26 @@ typedef struct guarded {
     uint64_t border[CHUNK + CHUNK_PAD];
 } guarded;
 
-/* Fills gd with the len (<= CHUNK) entries at inner, border; returns the
- * padded length, a whole number of vectors. */
-static size_t guard_chunk(guarded *gd, const uint64_t *inner, const uint64_t *border, size_t len,
+/* Fills gd with the len (<= CHUNK) entries at inner, border, and pads
+ * them to a whole number of vectors. */
+static void guard_chunk(guarded *gd, const uint64_t *inner, const uint64_t *border, size_t len,
                           uint64_t avoid)
 {
     for (size_t j = 0; j < len; j++) {
         gd->inner[j] = inner[j] | ((border[j] & avoid) ? GUARD : 0);
         gd->border[j] = border[j];
     }
-    size_t padded = len;
-    for (; padded % CHUNK_PAD; padded++) {
-        gd->inner[padded] = GUARD;
-        gd->border[padded] = 0;
+    for (size_t pad = len; pad % CHUNK_PAD; pad++) {
+        gd->inner[pad] = GUARD;
+        gd->border[pad] = 0;
     }
-    return padded;
 }
 
-/* The border signatures (bo | border[j]) of the guarded entries j (len, a
- * whole number of vectors) with (in & inner[j]) == 0, `in` carrying
- * GUARD, written to out; returns how many.  out has room for len + 8
- * entries (the vector versions store whole vectors). */
+/* The border signatures (bo | border[j]) of the len guarded entries j
+ * with (in & inner[j]) == 0, `in` carrying GUARD, written to out; returns
+ * how many.  The vector versions read the padding up to a whole vector,
+ * which never fits, and store whole vectors: out has room for len + 8
+ * entries. */
 static inline size_t pair_one(uint64_t in, uint64_t bo, const uint64_t *inner,
                               const uint64_t *border, size_t len, uint64_t *out)
 {
@@ -348,11 +347,11 @@ int qcj_halves_of(const qcj_rank *r, const qcj_splits *sp, const qcj_side *s, ui
 #endif
         guarded gd;                         /* [guard bit] list b a chunk at a time */
         for (uint32_t j0 = 0; j0 < nb; j0 += CHUNK) {
-            const size_t padded = guard_chunk(&gd, in_b + j0, bo_b + j0,
-                                              nb - j0 < CHUNK ? nb - j0 : CHUNK, avoid);
+            const size_t m = nb - j0 < CHUNK ? nb - j0 : CHUNK;
+            guard_chunk(&gd, in_b + j0, bo_b + j0, m, avoid);
             for (uint32_t e = 0; e < na; e++)
                 if ((bo_a[e] & avoid) == 0)
-                    len += pair_one(in_a[e] | GUARD, bo_a[e] | mark, gd.inner, gd.border, padded,
+                    len += pair_one(in_a[e] | GUARD, bo_a[e] | mark, gd.inner, gd.border, m,
                                     o + len);
         }
     }

@@ -201,25 +201,24 @@ TBL_INLINE uint64_t tbl_sieve_tiled(const qcj_groups *tops, const uint32_t *boff
 #else
                     const tbl_block *block = &stored[c];
 #endif
-                    if (copied_for != SIZE_MAX && of[copied_for].group == of[c].group) {
-                        if (copied) {
-                            tried += of[c].tops * copied;
-                            tbl_sweep(block, compact, cs, 0, copied, digits, &sums);
-                        }
-                        continue;
-                    }
                     const uint32_t avail = ~(of[c].group | extra) & lmask;
                     const int run = __builtin_ctz(~avail);     /* its low free bits */
                     const uint32_t high = avail >> run;
-                    /* [compact runs] the group's first block in the chunk:
-                     * its blocks sweep a copy of its runs in the tile */
-                    size_t blocks = 1;
-                    while (c + blocks < count && of[c + blocks].group == of[c].group)
-                        blocks++;
-                    if (tbl_compacts(blocks, __builtin_popcount(high))) {
-                        copied_for = c;
-                        copied = tbl_compact(boff, base, high, run, planes, stride, compact, cs,
-                                             digits);
+                    if (copied_for == SIZE_MAX || of[copied_for].group != of[c].group) {
+                        /* [compact runs] a group's first block in the chunk:
+                         * its blocks sweep a copy of its runs in the tile,
+                         * if they are enough (counted up to the knob) */
+                        size_t blocks = 1;
+                        while (blocks < QCJ_TABLES_COMPACT_BLOCKS && c + blocks < count
+                               && of[c + blocks].group == of[c].group)
+                            blocks++;
+                        if (tbl_compacts(blocks, __builtin_popcount(high))) {
+                            copied_for = c;
+                            copied = tbl_compact(boff, base, high, run, planes, stride, compact,
+                                                 cs, digits);
+                        }
+                    }
+                    if (copied_for != SIZE_MAX && of[copied_for].group == of[c].group) {
                         if (copied) {
                             tried += of[c].tops * copied;
                             tbl_sweep(block, compact, cs, 0, copied, digits, &sums);
