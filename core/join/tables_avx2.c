@@ -94,8 +94,10 @@ static inline __attribute__((always_inline)) uint64_t plane(const uint64_t q[8],
 }
 
 static inline __attribute__((always_inline)) void tbl_build(tbl_block *blk, const uint64_t *tops,
-                                                             size_t n, const int digits)
+                                                             size_t n, const int digits,
+                                                             const int width)
 {
+    (void)width;                        /* always TBL_DIGIT_BITS here */
     uint64_t q[8];
     bit_planes(tops, n, q);
     const uint64_t bytes = 0x0101010101010101ull, missing = plane(q, 63) * bytes;

@@ -66,8 +66,10 @@ static inline __attribute__((always_inline)) __m512i block_lanes(const uint64_t 
 }
 
 static inline __attribute__((always_inline)) void tbl_build(tbl_block *b, const uint64_t *tops,
-                                                             size_t n, const int digits)
+                                                             size_t n, const int digits,
+                                                             const int width)
 {
+    (void)width;                        /* always TBL_DIGIT_BITS here */
     for (int j0 = 0; j0 < digits; j0 += 4) {
         const __m512i lanes = block_lanes(tops, n, j0);
         b->t[j0] = _mm512_shuffle_i32x4(lanes, lanes, 0x00);

@@ -61,8 +61,10 @@ static inline __attribute__((always_inline)) __m512i bit_planes(const uint64_t *
 }
 
 static inline __attribute__((always_inline)) void tbl_build(tbl_block *b, const uint64_t *tops,
-                                                             size_t n, const int digits)
+                                                             size_t n, const int digits,
+                                                             const int width)
 {
+    (void)width;                        /* always TBL_DIGIT_BITS here */
     const __m512i planes = bit_planes(tops, n);
     const __m512i missing = _mm512_set1_epi8((char)(0xffu << n));   /* clash with all */
     for (int j = 0; j < digits; j++) {

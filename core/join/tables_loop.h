@@ -4,13 +4,15 @@
  * written once and included by each instruction set's tables file, which
  * defines before it:
  *   TBL_BLOCK        tops a block holds (8: byte entries; 64: words)
- *   TBL_DIGIT_BITS   bits a digit
+ *   TBL_DIGIT_BITS   bits a digit (at most, where TBL_DIGIT_WIDTH is
+ *                    defined)
  *   TBL_DIGITS_MAX   digits of the widest ANDed part, 64 bits
  *   tbl_block        one block's tables (where the file keeps them)
  *   tbl_sums         the running count of disjoint pairs
  *   tbl_sums_zero(), tbl_sums_total(sums)
- *   tbl_build(&block, tops, n, digits)
- *       the tables of the n (1..TBL_BLOCK) tops at `tops`;
+ *   tbl_build(&block, tops, n, digits, width)
+ *       the tables of the n (1..TBL_BLOCK) tops at `tops`, for `digits`
+ *       digits of `width` bits (TBL_DIGIT_BITS unless TBL_DIGIT_WIDTH);
  *   tbl_sweep(&block, planes, stride, b0, nb, digits, &sums)
  *       adds the disjoint pairs of the block and bottoms [b0, b0+nb) of
  *       the planes (nb >= 1; planes readable QCJ_TABLES_PAD bytes past
@@ -20,8 +22,9 @@
  *                    for its sweeps ([bottom tiles]; for tables too big
  *                    for registers; by default they are, measured 8%
  *                    faster on N=26 at avx512vbmi);
- *   TBL_PLANES(low, len, digits, planes, stride), optionally: the planes
- *       (qcj_tables_planes's contract); by default qcj_tables_planes.
+ *   TBL_DIGIT_WIDTH(bits), optionally: the bits a digit of a `bits`-bit
+ *       ANDed part, at most TBL_DIGIT_BITS and as many digits as it
+ *       gives ([narrow digits]); by default TBL_DIGIT_BITS.
  * `digits` is a constant in each copy of the loop (one per digit count,
  * so that the loops over the digits unroll).
  */
@@ -46,9 +49,8 @@
  * config.h, QCJ_TABLES_MIDDLE, for the measurements). */
 #define TBL_MIDDLE QCJ_TABLES_MIDDLE
 
-#ifndef TBL_PLANES
-#define TBL_PLANES(low, len, digits, planes, stride) \
-    qcj_tables_planes(low, len, TBL_DIGIT_BITS, digits, planes, stride)
+#ifndef TBL_DIGIT_WIDTH
+#define TBL_DIGIT_WIDTH(bits) TBL_DIGIT_BITS
 #endif
 
 /* [compact runs] The planes of the bottom groups base + (hg << run) ..
@@ -93,7 +95,8 @@ static inline int tbl_compacts(size_t blocks, int runs_bits)
  * sieve where the bottoms' planes fit one tile. */
 TBL_INLINE uint64_t tbl_sieve(const qcj_groups *tops, const uint32_t *boff, const uint8_t *planes,
                               size_t stride, const qcj_join_shape *shape, uint32_t extra,
-                              const int digits, uint8_t *compact, size_t cs, uint64_t *tested)
+                              const int digits, int width, uint8_t *compact, size_t cs,
+                              uint64_t *tested)
 {
     const uint32_t kmask = (1u << shape->key_bits) - 1u;
     const uint32_t *toff = tops->off;
@@ -123,7 +126,7 @@ TBL_INLINE uint64_t tbl_sieve(const qcj_groups *tops, const uint32_t *boff, cons
             if (!qcj_shape_joins(shape, tg, i))
                 continue;                   /* [sampled joins] */
             tried += n * free_bottoms;
-            tbl_build(&block, tops->low + i, n, digits);
+            tbl_build(&block, tops->low + i, n, digits, width);
             if (compacts) {
                 if (!copied)
                     tbl_compact(boff, 0, high, run, planes, stride, compact, cs, digits);
@@ -160,8 +163,8 @@ typedef struct tbl_stored {
 TBL_INLINE uint64_t tbl_sieve_tiled(const qcj_groups *tops, const uint32_t *boff,
                                     const uint8_t *planes, size_t stride,
                                     const qcj_join_shape *shape, uint32_t extra, const int digits,
-                                    int hbits, tbl_block *stored, tbl_stored *of, size_t chunk,
-                                    uint8_t *compact, size_t cs, uint64_t *tested)
+                                    int width, int hbits, tbl_block *stored, tbl_stored *of,
+                                    size_t chunk, uint8_t *compact, size_t cs, uint64_t *tested)
 {
     const int lbits = shape->key_bits - hbits;
     const uint32_t lmask = (1u << lbits) - 1u, hmask = (1u << hbits) - 1u;
@@ -183,7 +186,7 @@ TBL_INLINE uint64_t tbl_sieve_tiled(const qcj_groups *tops, const uint32_t *boff
                 }
                 const uint32_t n = toff[tg + 1] - i < TBL_BLOCK ? toff[tg + 1] - i : TBL_BLOCK;
                 if (joins) {
-                    tbl_build(&stored[count], tops->low + i, n, digits);
+                    tbl_build(&stored[count], tops->low + i, n, digits, width);
                     of[count] = (tbl_stored){tg, n};
                 }
                 count++;
@@ -269,13 +272,13 @@ TBL_INLINE uint64_t tbl_sieve_tiled(const qcj_groups *tops, const uint32_t *boff
 static __attribute__((noinline)) uint64_t tbl_untiled(const qcj_groups *tops, const uint32_t *boff,
                                                       const uint8_t *planes, size_t stride,
                                                       const qcj_join_shape *shape, uint32_t extra,
-                                                      int digits, uint8_t *compact, size_t cs,
-                                                      uint64_t *tested)
+                                                      int digits, int width, uint8_t *compact,
+                                                      size_t cs, uint64_t *tested)
 {
 #define TBL_CASE(c)                                                                        \
     case c:                                                                                \
-        return tbl_sieve(tops, boff, planes, stride, shape, extra, TBL_DIGITS_AT_MOST(c), compact, \
-                         cs, tested);
+        return tbl_sieve(tops, boff, planes, stride, shape, extra, TBL_DIGITS_AT_MOST(c), width, \
+                         compact, cs, tested);
     switch (digits) {
         TBL_DIGIT_CASES(TBL_CASE)
     }
@@ -286,14 +289,15 @@ static __attribute__((noinline)) uint64_t tbl_untiled(const qcj_groups *tops, co
 static __attribute__((noinline)) uint64_t tbl_tiled(const qcj_groups *tops, const uint32_t *boff,
                                                     const uint8_t *planes, size_t stride,
                                                     const qcj_join_shape *shape, uint32_t extra,
-                                                    int digits, int hbits, tbl_block *stored,
+                                                    int digits, int width, int hbits,
+                                                    tbl_block *stored,
                                                     tbl_stored *of, size_t chunk, uint8_t *compact,
                                                     size_t cs, uint64_t *tested)
 {
 #define TBL_CASE(c)                                                                        \
     case c:                                                                                \
         return tbl_sieve_tiled(tops, boff, planes, stride, shape, extra, TBL_DIGITS_AT_MOST(c), \
-                               hbits, stored, of, chunk, compact, cs, tested);
+                               width, hbits, stored, of, chunk, compact, cs, tested);
     switch (digits) {
         TBL_DIGIT_CASES(TBL_CASE)
     }
@@ -308,6 +312,7 @@ static int TBL_COUNT(const qcj_join_shape *shape, const qcj_groups *tops,
                      uint64_t *tested)
 {
     const int digits = qcj_tables_digits(shape->bits, TBL_DIGIT_BITS);
+    const int width = TBL_DIGIT_WIDTH(shape->bits);
     const size_t nb = bottoms->off[(size_t)1 << shape->key_bits];
     const size_t stride = qcj_tables_stride(nb);
     if (digits > TBL_DIGITS_MAX)
@@ -345,11 +350,11 @@ static int TBL_COUNT(const qcj_join_shape *shape, const qcj_groups *tops,
     tbl_block *stored = (tbl_block *)(void *)(planes + planes_bytes);
     tbl_stored *of = (tbl_stored *)(void *)((uint8_t *)stored + stored_bytes);
     uint8_t *compact = (uint8_t *)of + of_bytes;
-    TBL_PLANES(bottoms->low, nb, digits, planes, stride);
-    *pairs = hbits ? tbl_tiled(tops, bottoms->off, planes, stride, shape, extra, digits, hbits,
-                               stored, of, chunk, compact, cs, tested)
-                   : tbl_untiled(tops, bottoms->off, planes, stride, shape, extra, digits, compact,
-                                 cs, tested);
+    qcj_tables_planes(bottoms->low, nb, width, digits, planes, stride);
+    *pairs = hbits ? tbl_tiled(tops, bottoms->off, planes, stride, shape, extra, digits, width,
+                               hbits, stored, of, chunk, compact, cs, tested)
+                   : tbl_untiled(tops, bottoms->off, planes, stride, shape, extra, digits, width,
+                                 compact, cs, tested);
     return QC_OK;
 }
 

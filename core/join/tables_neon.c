@@ -35,8 +35,10 @@ static inline uint64_t tbl_sums_total(tbl_sums s)
 }
 
 static inline __attribute__((always_inline)) void tbl_build(tbl_block *blk, const uint64_t *tops,
-                                                             size_t n, const int digits)
+                                                             size_t n, const int digits,
+                                                             const int width)
 {
+    (void)width;                        /* always TBL_DIGIT_BITS here */
     uint8_t planes[64];
     qcj_tables_bit_planes(tops, n, 64, planes);
     const uint8_t missing = (uint8_t)(0xffu << n);   /* clash with all */
