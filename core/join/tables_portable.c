@@ -24,10 +24,11 @@
  *   [tables by doubling] entries 2^b..2^(b+1)-1 of a table are entries
  *                        0..2^b-1 ORed with the plane of bit b;
  *   [word counts]        the clashing bits of the entries are summed
- *                        sixteen at a time by bit-sliced adders, and only
- *                        their carries counted by the SWAR popcount, as a
- *                        CPU without a popcount instruction needs; the
- *                        disjoint pairs are the pairs swept less those.
+ *                        sixteen at a time by bit-sliced adders carried
+ *                        through a join's sweeps, and only their carries
+ *                        counted by the SWAR popcount, as a CPU without a
+ *                        popcount instruction needs; the disjoint pairs
+ *                        are the pairs swept less those.
  */
 #include "joiner.h"
 #include "tables.h"
@@ -62,21 +63,6 @@ typedef struct tbl_block {
     tbl_word t[TBL_DIGITS_MAX][256];   /* digit j, entry v: the tops clashing with v */
 } tbl_block;
 
-/* [word counts] the pairs swept, and of them those that clash */
-typedef struct tbl_sums {
-    uint64_t swept, clashing;
-} tbl_sums;
-
-static inline tbl_sums tbl_sums_zero(void)
-{
-    return (tbl_sums){0, 0};
-}
-
-static inline uint64_t tbl_sums_total(tbl_sums s)
-{
-    return s.swept - s.clashing;
-}
-
 /* The bits set in x (SWAR: pairs, nibbles, then bytes summed by a
  * multiplication). */
 static inline uint64_t popcount64(uint64_t x)
@@ -94,6 +80,32 @@ static inline uint64_t popcount_word(tbl_word x)
     for (int w = 0; w < TBL_WORDS; w++)
         count += popcount64(x[w]);
     return count;
+}
+
+/* [word counts] The pairs swept, and the clashing bits of the entries
+ * looked up: bit-sliced counters carried from sweep to sweep, so that a
+ * join's many short sweeps share their popcounts, and the entries of
+ * sweeps' tails waiting for sixteen. */
+typedef struct tbl_sums {
+    uint64_t swept, sixteens;
+    tbl_word ones, twos, fours, eights;
+    tbl_word waiting[16];
+    unsigned waits;
+} tbl_sums;
+
+static inline tbl_sums tbl_sums_zero(void)
+{
+    return (tbl_sums){0};
+}
+
+static inline uint64_t tbl_sums_total(tbl_sums s)
+{
+    uint64_t clashing = 16 * s.sixteens + 8 * popcount_word(s.eights)
+                      + 4 * popcount_word(s.fours) + 2 * popcount_word(s.twos)
+                      + popcount_word(s.ones);
+    for (unsigned k = 0; k < s.waits; k++)
+        clashing += popcount_word(s.waiting[k]);
+    return s.swept - clashing;
 }
 
 /* [planes by transposing] The bit planes of the block (plane b: bit b of
@@ -178,21 +190,44 @@ static inline void add3(tbl_word *high, tbl_word *low, tbl_word a, tbl_word b, t
     *low = u ^ c;
 }
 
+/* [word counts] sixteen entries into the bit-sliced counters of sums
+ * (Harley and Seal): one popcount for the sixteen. */
+static inline __attribute__((always_inline)) void add16(tbl_word *ones, tbl_word *twos,
+                                                         tbl_word *fours, tbl_word *eights,
+                                                         uint64_t *sixteens, const tbl_word c[16])
+{
+    tbl_word eights_a, eights_b, fours_a, fours_b, twos_a, twos_b, sixteen;
+    add3(&twos_a, ones, *ones, c[0], c[1]);
+    add3(&twos_b, ones, *ones, c[2], c[3]);
+    add3(&fours_a, twos, *twos, twos_a, twos_b);
+    add3(&twos_a, ones, *ones, c[4], c[5]);
+    add3(&twos_b, ones, *ones, c[6], c[7]);
+    add3(&fours_b, twos, *twos, twos_a, twos_b);
+    add3(&eights_a, fours, *fours, fours_a, fours_b);
+    add3(&twos_a, ones, *ones, c[8], c[9]);
+    add3(&twos_b, ones, *ones, c[10], c[11]);
+    add3(&fours_a, twos, *twos, twos_a, twos_b);
+    add3(&twos_a, ones, *ones, c[12], c[13]);
+    add3(&twos_b, ones, *ones, c[14], c[15]);
+    add3(&fours_b, twos, *twos, twos_a, twos_b);
+    add3(&eights_b, fours, *fours, fours_a, fours_b);
+    add3(&sixteen, eights, *eights, eights_a, eights_b);
+    *sixteens += popcount_word(sixteen);
+}
+
 static inline __attribute__((always_inline)) void tbl_sweep(const tbl_block *blk,
                                                              const uint8_t *planes, size_t stride,
                                                              size_t b0, size_t nb,
                                                              const int digits, tbl_sums *sums)
 {
     const uint8_t *p = planes + b0;
-    tbl_word eights = {0}, fours = {0}, twos = {0}, ones = {0};
-    tbl_word eights_a, eights_b, fours_a, fours_b, twos_a, twos_b, sixteen;
-    uint64_t sixteens = 0;
+    tbl_word ones = sums->ones, twos = sums->twos, fours = sums->fours, eights = sums->eights;
+    uint64_t sixteens = sums->sixteens;
     size_t i = 0;
     sums->swept += TBL_BLOCK * nb;          /* missing tops clash with all */
-    /* [word counts] sixteen entries at a time into bit-sliced counters of
-     * ones, twos, fours and eights (Harley and Seal): one popcount per 16 */
+    tbl_word eights_a, eights_b, fours_a, fours_b, twos_a, twos_b, sixteen;
 #define CLASH(k) clash_at(blk, p + i + (k), stride, digits)
-    for (; i + 16 <= nb; i += 16) {
+    for (; i + 16 <= nb; i += 16) {         /* as add16, the entries read in turn */
         add3(&twos_a, &ones, ones, CLASH(0), CLASH(1));
         add3(&twos_b, &ones, ones, CLASH(2), CLASH(3));
         add3(&fours_a, &twos, twos, twos_a, twos_b);
@@ -211,11 +246,18 @@ static inline __attribute__((always_inline)) void tbl_sweep(const tbl_block *blk
         sixteens += popcount_word(sixteen);
     }
 #undef CLASH
-    uint64_t count = 16 * sixteens + 8 * popcount_word(eights) + 4 * popcount_word(fours)
-                   + 2 * popcount_word(twos) + popcount_word(ones);
-    for (; i < nb; i++)
-        count += popcount_word(clash_at(blk, p + i, stride, digits));
-    sums->clashing += count;
+    for (; i < nb; i++) {                   /* the tail waits for sixteen */
+        sums->waiting[sums->waits++] = clash_at(blk, p + i, stride, digits);
+        if (sums->waits == 16) {
+            add16(&ones, &twos, &fours, &eights, &sixteens, sums->waiting);
+            sums->waits = 0;
+        }
+    }
+    sums->ones = ones;
+    sums->twos = twos;
+    sums->fours = fours;
+    sums->eights = eights;
+    sums->sixteens = sixteens;
 }
 
 #define TBL_COUNT tables_count
