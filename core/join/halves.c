@@ -23,12 +23,17 @@
  *                      vectors, its short lists too),
  *                      so each entry of the other list is a test and a
  *                      packed store a vector;
- *   [guard bit]        an entry of the tested list that cannot be used
- *                      (it attacks the middle queen, or pads the list to
- *                      whole vectors) gets bit 63 in its crossing
- *                      diagonals, which no placement has (geometry.h),
- *                      and every entry of the other list gets it too, so
- *                      one AND tests all three conditions.
+ *   [guard bit]        an entry of the tested list that attacks the middle
+ *                      queen gets bit 63 in its crossing diagonals, which
+ *                      no placement has (geometry.h), in a copy of the
+ *                      list a chunk at a time, and every entry of the
+ *                      other list gets it too, so one AND tests both
+ *                      conditions;
+ *   [list in place]    where no middle queen is attacked (even N, or none
+ *                      to spare) the tested list is read where the bands
+ *                      keep it, the last vector's loads masked, with no
+ *                      copy: the copy, made for every split, took a
+ *                      quarter of the halves' time at N=18 (avx2).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -91,34 +96,31 @@ static const uint32_t pack_of[16][8] = {
 #define GUARD ((uint64_t)1 << 63)
 
 /* [guard bit] The entries of a list tested a chunk at a time, by
- * pair_one: their crossing diagonals, GUARD where they attack `avoid`,
- * and their border signatures, padded to whole vectors (GUARD, 0). */
-enum { CHUNK = 64, CHUNK_PAD = 8 };
+ * pair_one, where some attack the middle queen: their crossing
+ * diagonals, GUARD where they attack `avoid`, and their border
+ * signatures. */
+enum { CHUNK = 64 };
 
 typedef struct guarded {
-    uint64_t inner[CHUNK + CHUNK_PAD];
-    uint64_t border[CHUNK + CHUNK_PAD];
+    uint64_t inner[CHUNK];
+    uint64_t border[CHUNK];
 } guarded;
 
-/* Fills gd with the len (<= CHUNK) entries at inner, border, and pads
- * them to a whole number of vectors. */
+/* Fills gd with the len (<= CHUNK) entries at inner, border. */
 static void guard_chunk(guarded *gd, const uint64_t *inner, const uint64_t *border, size_t len,
-                          uint64_t avoid)
+                        uint64_t avoid)
 {
     for (size_t j = 0; j < len; j++) {
         gd->inner[j] = inner[j] | ((border[j] & avoid) ? GUARD : 0);
         gd->border[j] = border[j];
     }
-    for (size_t pad = len; pad % CHUNK_PAD; pad++) {
-        gd->inner[pad] = GUARD;
-        gd->border[pad] = 0;
-    }
 }
 
-/* The border signatures (bo | border[j]) of the len guarded entries j
- * with (in & inner[j]) == 0, `in` carrying GUARD, written to out; returns
- * how many.  The vector versions read the padding up to a whole vector,
- * which never fits, and store whole vectors: out has room for len + 8
+/* The border signatures (bo | border[j]) of the len entries j with
+ * (in & inner[j]) == 0, written to out; returns how many.  [list in
+ * place] The vector versions read no entry past len (the last vector's
+ * loads are masked: where nothing is guarded, the list is read where the
+ * bands keep it) and store whole vectors: out has room for len + 8
  * entries. */
 static inline size_t pair_one(uint64_t in, uint64_t bo, const uint64_t *inner,
                               const uint64_t *border, size_t len, uint64_t *out)
@@ -126,7 +128,8 @@ static inline size_t pair_one(uint64_t in, uint64_t bo, const uint64_t *inner,
     size_t o = 0;
 #if defined(__AVX512F__)
     const __m512i vin = _mm512_set1_epi64((long long)in), vbo = _mm512_set1_epi64((long long)bo);
-    for (size_t j = 0; j < len; j += 8) {
+    size_t j = 0;
+    for (; j + 8 <= len; j += 8) {
         const __mmask8 fit = _mm512_testn_epi64_mask(vin, _mm512_loadu_si512(inner + j));
         const __m512i b = _mm512_loadu_si512(border + j);
         /* [compress-store] packed in a register, stored whole (a masked
@@ -134,16 +137,36 @@ static inline size_t pair_one(uint64_t in, uint64_t bo, const uint64_t *inner,
         _mm512_storeu_si512(out + o, _mm512_maskz_compress_epi64(fit, _mm512_or_si512(b, vbo)));
         o += (size_t)__builtin_popcount(fit);
     }
+    if (j < len) {                          /* the last lanes, masked */
+        const __mmask8 live = (__mmask8)((1u << (len - j)) - 1u);
+        const __mmask8 fit = _mm512_mask_testn_epi64_mask(live, vin, _mm512_maskz_loadu_epi64(live, inner + j));
+        const __m512i b = _mm512_maskz_loadu_epi64(live, border + j);
+        _mm512_storeu_si512(out + o, _mm512_maskz_compress_epi64(fit, _mm512_or_si512(b, vbo)));
+        o += (size_t)__builtin_popcount(fit);
+    }
 #elif defined(__AVX2__)
     const __m256i vin = _mm256_set1_epi64x((long long)in), vbo = _mm256_set1_epi64x((long long)bo);
     const __m256i zero = _mm256_setzero_si256();
-    for (size_t j = 0; j < len; j += 4) {
+    size_t j = 0;
+    for (; j + 4 <= len; j += 4) {
         const __m256i w = _mm256_loadu_si256((const __m256i *)(inner + j));
         const int mask = _mm256_movemask_pd(
             _mm256_castsi256_pd(_mm256_cmpeq_epi64(_mm256_and_si256(vin, w), zero)));
         /* [permute-store] */
         const __m256i packed = _mm256_permutevar8x32_epi32(
             _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(border + j)), vbo),
+            _mm256_loadu_si256((const __m256i *)pack_of[mask]));
+        _mm256_storeu_si256((__m256i *)(out + o), packed);
+        o += (size_t)__builtin_popcount((unsigned)mask);
+    }
+    if (j < len) {                          /* the last lanes, masked */
+        const __m256i live = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(len - j)),
+                                                _mm256_set_epi64x(3, 2, 1, 0));
+        const __m256i w = _mm256_maskload_epi64((const long long *)(inner + j), live);
+        const int mask = _mm256_movemask_pd(_mm256_castsi256_pd(
+            _mm256_and_si256(live, _mm256_cmpeq_epi64(_mm256_and_si256(vin, w), zero))));
+        const __m256i packed = _mm256_permutevar8x32_epi32(
+            _mm256_or_si256(_mm256_maskload_epi64((const long long *)(border + j), live), vbo),
             _mm256_loadu_si256((const __m256i *)pack_of[mask]));
         _mm256_storeu_si256((__m256i *)(out + o), packed);
         o += (size_t)__builtin_popcount((unsigned)mask);
@@ -345,6 +368,11 @@ int qcj_halves_of(const qcj_rank *r, const qcj_splits *sp, const qcj_side *s, ui
             continue;
         }
 #endif
+        if (avoid == 0) {                   /* [list in place] nothing to guard */
+            for (uint32_t e = 0; e < na; e++)
+                len += pair_one(in_a[e], bo_a[e] | mark, in_b, bo_b, nb, o + len);
+            continue;
+        }
         guarded gd;                         /* [guard bit] list b a chunk at a time */
         for (uint32_t j0 = 0; j0 < nb; j0 += CHUNK) {
             const size_t m = nb - j0 < CHUNK ? nb - j0 : CHUNK;

@@ -13,7 +13,8 @@
  *
  * The joiners:
  *   tables  [byte tables] (tables.h), one file per instruction set:
- *           tables_portable.c  64-bit words, 64 tops a lookup (any CPU);
+ *           tables_portable.c  128-bit entries, 128 tops a lookup (64-bit
+ *                              words on CPUs without 128-bit vectors);
  *           tables_avx2.c      VPSHUFB on 32 bytes, 8 tops x 32 bottoms;
  *           tables_avx512.c    VPSHUFB on 64 bytes, 8 tops x 64 bottoms;
  *           tables_avx512vbmi.c VPERMI2B on 7-bit digits, 8 x 64;

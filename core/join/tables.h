@@ -4,10 +4,11 @@
  * set's tables share.
  *
  * [byte tables] The ANDed part of a signature (bits 0..bits-1) is read as
- * a number in base 2^b, whose digits index the tables.  The tops of each key group are taken a block at
- * a time (8 tops where a table entry is a byte, 64 where it is a 64-bit
- * word): for each digit j, a table of 2^b entries whose entry v has bit i
- * set when top i of the block has a bit in common with v there.  The
+ * a number in base 2^b, whose digits index the tables.  The tops of each
+ * key group are taken a block at a time (8 tops where a table entry is a
+ * byte, 128 where it is two 64-bit words): for each digit j, a table of
+ * 2^b entries whose entry v has bit i set when top i of the block has a
+ * bit in common with v there.  The
  * bottoms are laid out as planes, one byte per bottom and digit (its
  * digit value).  Looking up the planes' bytes in the tables gives, for
  * each bottom, which tops of the block clash with it on digit j; ORed over
@@ -22,7 +23,8 @@
  *
  * The kinds, by instruction set (each in its own file):
  *   level        digit  entry  lookup
- *   portable     8 bit  word   one load per digit and bottom
+ *   portable     <=8 bit 2 words one load per digit and bottom (one word
+ *                              without 128-bit vectors)
  *   avx2         4 bit  byte   VPSHUFB, 32 bottoms
  *   avx512       4 bit  byte   VPSHUFB, 64 bottoms
  *   avx512vbmi   7 bit  byte   VPERMI2B (two-register table), 64 bottoms
