@@ -210,14 +210,13 @@ static void check_part(const qc_plan *plan)
     unlink(path);
 }
 
-int main(void)
+/* Everything above and below, the records read `window` at a time
+ * ([ledger windows]; 0: the default window, which holds every record
+ * here): a tail, a zero or a corrupt record, a unit twice fall in any
+ * window. */
+static void check_all(qc_plan *plan, qc_plan *other_n, size_t window)
 {
-    if (!mkdtemp(dir))
-        return 1;
-    snprintf(path, sizeof path, "%s/run.ckpt", dir);
-    qc_plan *plan, *other_n;
-    if (qc_plan_create(&plan, 10, QC_ENGINE_HALVING) || qc_plan_create(&other_n, 11, QC_ENGINE_HALVING))
-        return 1;
+    qct_ledger_set_window(window);
     const size_t units = qc_plan_unit_count(plan);
     const size_t hs = QCT_LEDGER_HEADER_SIZE, rs = QCT_LEDGER_RECORD_SIZE;
     CHECK(units >= 8);
@@ -358,11 +357,25 @@ int main(void)
     expect_refused(plan, "cannot create");
     strcpy(path, saved);
 
-    unlink(path);
-    rmdir(sub);
-    rmdir(dir);
     free(buf);
     free(good);
+    rmdir(sub);
+    qct_ledger_set_window(0);
+}
+
+int main(void)
+{
+    if (!mkdtemp(dir))
+        return 1;
+    snprintf(path, sizeof path, "%s/run.ckpt", dir);
+    qc_plan *plan, *other_n;
+    if (qc_plan_create(&plan, 10, QC_ENGINE_HALVING) || qc_plan_create(&other_n, 11, QC_ENGINE_HALVING))
+        return 1;
+    static const size_t windows[] = {0, 2, 1};
+    for (size_t w = 0; w < sizeof windows / sizeof *windows; w++)
+        check_all(plan, other_n, windows[w]);
+    unlink(path);
+    rmdir(dir);
     qc_plan_free(plan);
     qc_plan_free(other_n);
     return check_report("ledger");

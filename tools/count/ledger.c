@@ -311,29 +311,35 @@ static int check_part(const qct_ledger_header *h, const qct_part *part, char *er
 /* Takes the good record r (its unit already checked against the units). */
 typedef int (*take_fn)(void *ctx, const unsigned char *r, uint64_t unit, const qct_ledger_header *h);
 
-/* The records after the header: good ones go to take (which returns -1
- * for a unit it already has); a bad or zero record is allowed only in the
- * tail (nothing good after it).  *good_end: the byte just after the last
- * good record. */
-static int parse_records(const unsigned char *buf, size_t len, const qct_ledger_header *h,
-                         take_fn take, void *ctx, size_t *good_end, char *err, size_t errlen)
+/* [ledger windows] Where a reading of the records stands: how many the
+ * file holds, and 1 + the index of the first bad one (0 if none yet). */
+typedef struct records_seen {
+    size_t count, first_bad;
+} records_seen;
+
+/* Records i0 .. i0+n-1 of the file, at buf: good ones go to take (which
+ * returns -1 for a unit it already has); a bad or zero record is allowed
+ * only in the tail (nothing good after it).  *good_end: the byte just
+ * after the last good record so far. */
+static int parse_records(const unsigned char *buf, size_t i0, size_t n,
+                         const qct_ledger_header *h, take_fn take, void *ctx, records_seen *seen,
+                         size_t *good_end, char *err, size_t errlen)
 {
     const int v1 = h->version == 1;
     const size_t hs = v1 ? QCT_LEDGER_V1_HEADER_SIZE : QCT_LEDGER_HEADER_SIZE;
     const size_t rs = v1 ? QCT_LEDGER_V1_RECORD_SIZE : QCT_LEDGER_RECORD_SIZE;
     const size_t sum_at = v1 ? QCT_LEDGER_V1_RECORD_SUM_AT : QCT_LEDGER_SUM_AT;
-    size_t count = (len - hs) / rs;
-    size_t first_bad = 0;        /* 1 + index of the first bad record, 0 if none */
-    *good_end = hs;
-    for (size_t i = 0; i < count; i++) {
-        const unsigned char *r = buf + hs + i * rs;
+    const size_t count = seen->count;
+    for (size_t k = 0; k < n; k++) {
+        const size_t i = i0 + k;
+        const unsigned char *r = buf + k * rs;
         if (get64(r + sum_at) != qct_ledger_checksum(h->fingerprint, r, sum_at)) {
-            if (!all_zero(r, rs) && !first_bad)
-                first_bad = i + 1;
+            if (!all_zero(r, rs) && !seen->first_bad)
+                seen->first_bad = i + 1;
             continue;
         }
-        if (first_bad)
-            FAIL("record %zu of %zu is corrupted (checksum mismatch)", first_bad, count);
+        if (seen->first_bad)
+            FAIL("record %zu of %zu is corrupted (checksum mismatch)", seen->first_bad, count);
         uint64_t unit = get64(r);
         if (unit >= h->units)
             FAIL("record %zu of %zu names unit %llu, past the %llu units", i + 1, count,
@@ -344,6 +350,74 @@ static int parse_records(const unsigned char *buf, size_t len, const qct_ledger_
         *good_end = hs + (i + 1) * rs;
     }
     return 0;
+}
+
+/* Reads exactly len bytes of fd at off into buf: 0, or -1 (errno set; 0
+ * for a file that ended first). */
+static int read_at(int fd, unsigned char *buf, size_t len, off_t off)
+{
+    size_t at = 0;
+    while (at < len) {
+        ssize_t k = pread(fd, buf + at, len - at, off + (off_t)at);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) {
+            if (k == 0)
+                errno = 0;
+            return -1;
+        }
+        at += (size_t)k;
+    }
+    return 0;
+}
+
+static size_t window_records = QCT_LEDGER_WINDOW_RECORDS;
+
+void qct_ledger_set_window(size_t records)
+{
+    window_records = records ? records : QCT_LEDGER_WINDOW_RECORDS;
+}
+
+/* [ledger windows] The records of the len-byte file fd whose header is h,
+ * read a window of whole records at a time (never the whole file: a
+ * ledger of N=28 holds 6.9 million records, 880 MB), into take as
+ * parse_records says.  The window's memory is its own, freed here. */
+static int read_records(int fd, size_t len, const qct_ledger_header *h, take_fn take, void *ctx,
+                        size_t *good_end, char *err, size_t errlen)
+{
+    const size_t hs = h->version == 1 ? QCT_LEDGER_V1_HEADER_SIZE : QCT_LEDGER_HEADER_SIZE;
+    const size_t rs = h->version == 1 ? QCT_LEDGER_V1_RECORD_SIZE : QCT_LEDGER_RECORD_SIZE;
+    records_seen seen = {.count = (len - hs) / rs};
+    const size_t window = seen.count < window_records ? seen.count : window_records;
+    unsigned char *buf = malloc(window ? window * rs : 1);
+    *good_end = hs;
+    if (!buf)
+        FAIL("out of memory reading it");
+    for (size_t i0 = 0; i0 < seen.count; i0 += window) {
+        const size_t n = seen.count - i0 < window ? seen.count - i0 : window;
+        if (read_at(fd, buf, n * rs, (off_t)(hs + i0 * rs)) != 0) {
+            snprintf(err, errlen, "cannot read it all (%s)",
+                     errno ? strerror(errno) : "it ended early");
+            free(buf);
+            return -1;
+        }
+        if (parse_records(buf, i0, n, h, take, ctx, &seen, good_end, err, errlen) != 0) {
+            free(buf);
+            return -1;
+        }
+    }
+    free(buf);
+    return 0;
+}
+
+/* The header of the len-byte file fd into *h, as parse_header. */
+static int read_header(int fd, size_t len, qct_ledger_header *h, char *err, size_t errlen)
+{
+    unsigned char buf[QCT_LEDGER_HEADER_SIZE];
+    const size_t n = len < sizeof buf ? len : sizeof buf;
+    if (read_at(fd, buf, n, 0) != 0)
+        FAIL("cannot read it: %s", errno ? strerror(errno) : "it ended early");
+    return parse_header(buf, n, h, err, errlen);
 }
 
 static qc_tally get_tally(const unsigned char *r)
@@ -365,19 +439,19 @@ static int take_into_ledger(void *ctx, const unsigned char *r, uint64_t unit,
     return 0;
 }
 
-/* Checks the ledger in buf against plan and part; fills l's index from
- * the records.  Pure: no I/O.  On failure, err names the problem (the
- * caller prefixes the file name). */
-static int ledger_parse(qct_ledger *l, const unsigned char *buf, size_t len,
-                        const qc_plan *plan, const qct_part *part, char *err, size_t errlen)
+/* Checks the len-byte ledger fd against plan and part; fills l's index
+ * from the records.  On failure, err names the problem (the caller
+ * prefixes the file name). */
+static int ledger_parse(qct_ledger *l, int fd, size_t len, const qc_plan *plan,
+                        const qct_part *part, char *err, size_t errlen)
 {
     qct_ledger_header h;
-    if (parse_header(buf, len, &h, err, errlen) != 0
+    if (read_header(fd, len, &h, err, errlen) != 0
         || qct_ledger_check_plan(&h, plan, err, errlen) != 0
         || check_part(&h, part, err, errlen) != 0)
         return -1;
     size_t good_end;
-    if (parse_records(buf, len, &h, take_into_ledger, l, &good_end, err, errlen) != 0)
+    if (read_records(fd, len, &h, take_into_ledger, l, &good_end, err, errlen) != 0)
         return -1;
     /* Zero records before the last good one stay (they are skipped); the
      * damaged tail after it goes at the first append. */
@@ -389,25 +463,6 @@ static int ledger_parse(qct_ledger *l, const unsigned char *buf, size_t len,
 
 #undef FAIL
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); goto fail; } while (0)
-
-/* Reads the whole of fd into a fresh buffer. */
-static unsigned char *read_all(int fd, size_t size, size_t *got)
-{
-    unsigned char *buf = malloc(size ? size : 1);
-    if (!buf)
-        return NULL;
-    size_t at = 0;
-    while (at < size) {
-        ssize_t k = pread(fd, buf + at, size - at, (off_t)at);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            break;
-        at += (size_t)k;
-    }
-    *got = at;
-    return buf;
-}
 
 /* Creates path holding just the header: written to a temporary file in the
  * same directory, synced, then link()ed to path (fails if path exists). */
@@ -470,7 +525,6 @@ int qct_ledger_open_part(qct_ledger **out, const char *path, const qc_plan *plan
                          const qct_part *part, char *err, size_t errlen)
 {
     *out = NULL;
-    unsigned char *buf = NULL;
     qct_ledger *l = calloc(1, sizeof *l);
     if (!l) {
         snprintf(err, errlen, "ledger '%s': out of memory", path);
@@ -510,17 +564,9 @@ int qct_ledger_open_part(qct_ledger **out, const char *path, const qc_plan *plan
         FAIL("ledger '%s': cannot lock: %s", path, strerror(errno));
     }
     qct_ledger_sweep(path);
-    size_t len = 0;
-    buf = read_all(l->fd, (size_t)st.st_size, &len);
-    if (!buf)
-        FAIL("ledger '%s': out of memory reading it", path);
-    if (len != (size_t)st.st_size)
-        FAIL("ledger '%s': cannot read it all (%zu of %lld bytes)", path, len,
-             (long long)st.st_size);
     char why[200];
-    if (ledger_parse(l, buf, len, plan, part, why, sizeof why) != 0)
+    if (ledger_parse(l, l->fd, (size_t)st.st_size, plan, part, why, sizeof why) != 0)
         FAIL("ledger '%s': %s", path, why);
-    free(buf);
     if (gethostname(l->host, sizeof l->host - 1) != 0)
         strcpy(l->host, "?");
     l->host[sizeof l->host - 1] = '\0';
@@ -531,7 +577,6 @@ int qct_ledger_open_part(qct_ledger **out, const char *path, const qc_plan *plan
     return 0;
 fail:
     qc_quote_in_place(err, errlen);   /* one line, even if the path holds a newline */
-    free(buf);
     if (l->fd >= 0)
         close(l->fd);   /* also drops the lock */
     free(l->path);
@@ -727,7 +772,6 @@ static int take_into_file(void *ctx, const unsigned char *r, uint64_t unit,
 int qct_ledger_load(const char *path, qct_ledger_file **out, char *err, size_t errlen)
 {
     *out = NULL;
-    unsigned char *buf = NULL;
     load_ctx c = {0};
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
     if (fd < 0)
@@ -737,18 +781,12 @@ int qct_ledger_load(const char *path, qct_ledger_file **out, char *err, size_t e
         FAIL("ledger '%s': cannot stat: %s", path, strerror(errno));
     if (!S_ISREG(st.st_mode))
         FAIL("ledger '%s': not a regular file, not a qcount ledger", path);
-    size_t len = 0;
-    buf = read_all(fd, (size_t)st.st_size, &len);
-    if (!buf)
-        FAIL("ledger '%s': out of memory reading it", path);
-    if (len != (size_t)st.st_size)
-        FAIL("ledger '%s': cannot read it all (%zu of %lld bytes)", path, len,
-             (long long)st.st_size);
+    const size_t len = (size_t)st.st_size;
     c.f = calloc(1, sizeof *c.f);
     if (!c.f)
         FAIL("ledger '%s': out of memory", path);
     char why[200];
-    if (parse_header(buf, len, &c.f->header, why, sizeof why) != 0)
+    if (read_header(fd, len, &c.f->header, why, sizeof why) != 0)
         FAIL("ledger '%s': %s", path, why);
     const qct_ledger_header *h = &c.f->header;
     const size_t hs = h->version == 1 ? QCT_LEDGER_V1_HEADER_SIZE : QCT_LEDGER_HEADER_SIZE;
@@ -761,12 +799,11 @@ int qct_ledger_load(const char *path, qct_ledger_file **out, char *err, size_t e
     if (!c.seen || !c.f->entries)
         FAIL("ledger '%s': out of memory", path);
     size_t good_end;
-    if (parse_records(buf, len, h, take_into_file, &c, &good_end, why, sizeof why) != 0)
+    if (read_records(fd, len, h, take_into_file, &c, &good_end, why, sizeof why) != 0)
         FAIL("ledger '%s': %s", path, why);
     c.f->damaged_bytes = len - good_end;
     c.f->file_bytes = len;
     close(fd);
-    free(buf);
     free(c.seen);
     *out = c.f;
     return 0;
@@ -774,7 +811,6 @@ fail:
     qc_quote_in_place(err, errlen);
     if (fd >= 0)
         close(fd);
-    free(buf);
     free(c.seen);
     qct_ledger_file_free(c.f);
     return -1;

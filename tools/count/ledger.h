@@ -87,6 +87,13 @@ void qct_ledger_close(qct_ledger *l);
 
 #define QCT_LEDGER_SYNC_SECONDS 0.1
 
+/* [ledger windows] Opening or loading a ledger reads its records this
+ * many at a time (1 MiB of version 2 records), never the whole file.
+ * qct_ledger_set_window(n) sets another count for this process (tests
+ * cut windows of a few records); 0 restores this one. */
+#define QCT_LEDGER_WINDOW_RECORDS 8192u
+void qct_ledger_set_window(size_t records);
+
 /* Removes the files PATH.new-PID beside path that are older than
  * QCT_LEDGER_STALE_SECONDS: a new ledger is written there first, and a run
  * killed in those milliseconds leaves it behind.  The age, not the PID,
