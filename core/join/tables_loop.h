@@ -3,7 +3,8 @@
  * tables_loop.h — the byte-table joiner's loop ([byte tables], tables.h),
  * written once and included by each instruction set's tables file, which
  * defines before it:
- *   TBL_BLOCK        tops a block holds (8: byte entries; 64: words)
+ *   TBL_BLOCK        tops a block holds (8: byte entries; 64 or 128: entries
+ *                    of one or two words)
  *   TBL_DIGIT_BITS   bits a digit (at most, where TBL_DIGIT_WIDTH is
  *                    defined)
  *   TBL_DIGITS_MAX   digits of the widest ANDed part, 64 bits
