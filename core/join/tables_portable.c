@@ -162,7 +162,9 @@ static inline __attribute__((always_inline)) void tbl_build(tbl_block *blk, cons
         for (int b = 1; b < width; b++) {          /* [narrow digits] */
             const tbl_word p = planes[width * j + b];
             tbl_word *to = t + (1 << b);
+#if defined(__OPTIMIZE__)                          /* (unoptimised builds warn) */
 #pragma GCC unroll 4
+#endif
             for (int v = 0; v < 1 << b; v += 2) {   /* pairs: 1 << b is even */
                 to[v] = t[v] | p;
                 to[v + 1] = t[v + 1] | p;
