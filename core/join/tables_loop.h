@@ -62,6 +62,8 @@
  * bytes past a run (the planes' padding covers it) and writes as far past
  * the copy (cs leaves room), then zeros 64 bytes past the last, as the
  * planes' padding is.  Returns the bottoms copied. */
+typedef uint8_t tbl_copy_unit __attribute__((vector_size(32)));
+
 TBL_INLINE size_t tbl_compact(const uint32_t *boff, uint32_t base, uint32_t high, int run,
                               const uint8_t *planes, size_t stride, uint8_t *compact, size_t cs,
                               const int digits)
@@ -72,8 +74,13 @@ TBL_INLINE size_t tbl_compact(const uint32_t *boff, uint32_t base, uint32_t high
         for (int j = 0; j < digits; j++) {
             const uint8_t *src = planes + (size_t)j * stride + b0;
             uint8_t *dst = compact + (size_t)j * cs + at;
-            for (size_t x = 0; x < nb; x += 64)
-                memcpy(dst + x, src + x, 64);
+            for (size_t x = 0; x < nb; x += 64) {   /* through vectors: memcpy's */
+                tbl_copy_unit u, v;                  /* own moves were 16 bytes */
+                memcpy(&u, src + x, sizeof u);
+                memcpy(&v, src + x + 32, sizeof v);
+                memcpy(dst + x, &u, sizeof u);
+                memcpy(dst + x + 32, &v, sizeof v);
+            }
         }
         at += nb;
         if (hg == 0)
