@@ -3,12 +3,12 @@
  * tables_avx2.c — the byte-table joiner ([byte tables], tables.h) of the
  * avx2 level: nibble tables looked up by VPSHUFB on 32 bytes, 8 tops by 32
  * bottoms a lookup.  Tricks, named where they are used:
- *   [planes by movemask] a block's bit planes come from its tops' bytes
- *                        transposed in registers and VPMOVMSKB, 8 planes
- *                        a shift;
- *   [tables by multiply] a nibble's 16-byte table is its four planes
- *                        spread over the bytes of two words by
- *                        multiplications;
+ *   [planes by transposing] a block's bit planes come from its tops'
+ *                        bytes transposed in registers, then bits within
+ *                        each qword by three block swaps: every plane a
+ *                        byte, with no branch and no scalar code;
+ *   [tables by shuffling] a nibble's 16-byte table is two shuffles of the
+ *                        qword of its planes and their pairwise unions;
  *   [byte counts]        the set bits of a clash byte are counted by two
  *                        shuffles of a popcount table, summed in bytes for
  *                        up to 31 vectors and widened by VPSADBW; the
@@ -47,68 +47,92 @@ static inline uint64_t tbl_sums_total(tbl_sums s)
     return s.swept - (uint64_t)_mm_cvtsi128_si64(x) - (uint64_t)_mm_extract_epi64(x, 1);
 }
 
-/* [planes by movemask] q[k] byte m: which of the block's tops have bit
- * 8m+k (in the order t0 t4 t1 t5 t2 t6 t3 t7, the same for every plane:
- * a top's place in the block does not matter).  Missing tops (i >= n)
- * are taken as all ones, so that the plane of bit 63, which no ANDed part
- * reaches (62 bits at most), is the mask of the missing tops. */
+/* [planes by transposing] The block's bit planes as bytes: byte b of
+ * pl[b / 32] holds bit b of every top (in the order t0 t4 t1 t5 t2 t6 t3
+ * t7, the same for every plane: a top's place in the block does not
+ * matter).  Missing tops (i >= n) are taken as all ones, so that every
+ * plane has them and the plane of bit 63, which no ANDed part reaches (62
+ * bits at most), is the mask of the missing tops.  The tops' bytes are
+ * transposed by unpacking, then each 8 by 8 bit matrix (a qword: a byte
+ * of every top) by three block swaps. */
 static inline __attribute__((always_inline)) void bit_planes(const uint64_t *tops, size_t n,
-                                                              uint64_t q[8])
+                                                              __m256i pl[2])
 {
-    const __m256i index = _mm256_set_epi64x(3, 2, 1, 0);
-    const __m256i present_a = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)n), index);
-    const __m256i present_b = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)n - 4), index);
-    const __m256i all = _mm256_set1_epi64x(-1);
-    const __m256i a = _mm256_or_si256(_mm256_maskload_epi64((const long long *)tops, present_a),
-                                      _mm256_xor_si256(present_a, all));
-    const __m256i b = _mm256_or_si256(_mm256_maskload_epi64((const long long *)tops + 4, present_b),
-                                      _mm256_xor_si256(present_b, all));
-    /* bytes of a = [t0 t1 | t2 t3], b = [t4 t5 | t6 t7] transposed: x0's
-     * qword m holds byte m of every top (m < 4), x1's byte m+4 */
+    __m256i a, b;
+    if (n == TBL_BLOCK) {           /* most blocks: plain loads (a masked one is slower) */
+        a = _mm256_loadu_si256((const __m256i *)tops);
+        b = _mm256_loadu_si256((const __m256i *)tops + 1);
+    } else {
+        const __m256i index = _mm256_set_epi64x(3, 2, 1, 0);
+        const __m256i present_a = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)n), index);
+        const __m256i present_b = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)n - 4), index);
+        const __m256i all = _mm256_set1_epi64x(-1);
+        a = _mm256_or_si256(_mm256_maskload_epi64((const long long *)tops, present_a),
+                            _mm256_xor_si256(present_a, all));
+        b = _mm256_or_si256(_mm256_maskload_epi64((const long long *)tops + 4, present_b),
+                            _mm256_xor_si256(present_b, all));
+    }
+    /* bytes of a = [t0 t1 | t2 t3], b = [t4 t5 | t6 t7] transposed: x[0]'s
+     * qword m holds byte m of every top (m < 4), x[1]'s byte m+4 */
     const __m256i u0 = _mm256_unpacklo_epi8(a, b), u1 = _mm256_unpackhi_epi8(a, b);
     const __m256i v0 = _mm256_unpacklo_epi16(u0, u1), v1 = _mm256_unpackhi_epi16(u0, u1);
     const __m256i s0 = _mm256_permute2x128_si256(v0, v0, 0x01);
     const __m256i s1 = _mm256_permute2x128_si256(v1, v1, 0x01);
-    const __m256i x0 = _mm256_permute2x128_si256(_mm256_unpacklo_epi32(v0, s0),
-                                                 _mm256_unpackhi_epi32(v0, s0), 0x20);
-    const __m256i x1 = _mm256_permute2x128_si256(_mm256_unpacklo_epi32(v1, s1),
-                                                 _mm256_unpackhi_epi32(v1, s1), 0x20);
-#define PLANES_OF_BIT(k)                                                                          \
-    q[k] = (uint32_t)_mm256_movemask_epi8(_mm256_slli_epi64(x0, 7 - (k)))                          \
-         | (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_slli_epi64(x1, 7 - (k))) << 32
-    PLANES_OF_BIT(0);
-    PLANES_OF_BIT(1);
-    PLANES_OF_BIT(2);
-    PLANES_OF_BIT(3);
-    PLANES_OF_BIT(4);
-    PLANES_OF_BIT(5);
-    PLANES_OF_BIT(6);
-    PLANES_OF_BIT(7);
-#undef PLANES_OF_BIT
+    __m256i x[2] = {_mm256_permute2x128_si256(_mm256_unpacklo_epi32(v0, s0),
+                                              _mm256_unpackhi_epi32(v0, s0), 0x20),
+                    _mm256_permute2x128_si256(_mm256_unpacklo_epi32(v1, s1),
+                                              _mm256_unpackhi_epi32(v1, s1), 0x20)};
+    /* each qword's bit c of byte r to bit r of byte c */
+#define SWAP_BLOCKS(x, shift, mask)                                                               \
+    do {                                                                                          \
+        const __m256i t = _mm256_and_si256(_mm256_xor_si256(x, _mm256_srli_epi64(x, shift)),     \
+                                           _mm256_set1_epi64x((long long)(mask)));               \
+        x = _mm256_xor_si256(x, _mm256_xor_si256(t, _mm256_slli_epi64(t, shift)));               \
+    } while (0)
+    for (int h = 0; h < 2; h++) {
+        SWAP_BLOCKS(x[h], 7, 0x00aa00aa00aa00aaull);
+        SWAP_BLOCKS(x[h], 14, 0x0000cccc0000ccccull);
+        SWAP_BLOCKS(x[h], 28, 0x00000000f0f0f0f0ull);
+        pl[h] = x[h];
+    }
+#undef SWAP_BLOCKS
 }
 
-/* The plane of bit b, from q. */
-static inline __attribute__((always_inline)) uint64_t plane(const uint64_t q[8], int b)
-{
-    return q[b & 7] >> (8 * (b >> 3)) & 0xff;
-}
-
+/* [tables by shuffling] Nibble j's table is two shuffles of one qword,
+ * the bytes of its planes p0..p3 (the missing tops are in all of them)
+ * and of p0|p1, p2|p3 and the missing tops' mask:
+ *     qword of j: p0 p1 p2 p3 missing p0|p1 p1|p2 p2|p3
+ * entry v = (the v & 3 part) | (the v >> 2 part), each picked by
+ * VPSHUFB (entry 0: the missing tops). */
 static inline __attribute__((always_inline)) void tbl_build(tbl_block *blk, const uint64_t *tops,
                                                              size_t n, const int digits,
                                                              const int width)
 {
     (void)width;                        /* always TBL_DIGIT_BITS here */
-    uint64_t q[8];
-    bit_planes(tops, n, q);
-    const uint64_t bytes = 0x0101010101010101ull, missing = plane(q, 63) * bytes;
+    __m256i pl[2];
+    bit_planes(tops, n, pl);
+    /* the missing tops' mask (plane 63) in every byte */
+    const __m256i missing = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(pl[1], 0xff),
+                                                _mm256_set1_epi8(7));
+    const __m256i first_byte = _mm256_set1_epi32(0xff);
+    /* qwords of digit j at q[8 (j / 8) + order[j % 8]] */
+    uint64_t q[16] __attribute__((aligned(32)));
+    for (int h = 0; h < 2 && 8 * h < digits; h++) {
+        const __m256i d = pl[h];
+        const __m256i e = _mm256_blendv_epi8(_mm256_or_si256(d, _mm256_slli_epi32(d, 8)), missing,
+                                             first_byte);
+        _mm256_store_si256((__m256i *)(q + 8 * h), _mm256_unpacklo_epi32(d, e));
+        _mm256_store_si256((__m256i *)(q + 8 * h + 4), _mm256_unpackhi_epi32(d, e));
+    }
+    static const int order[8] = {0, 1, 4, 5, 2, 3, 6, 7};
+    const __m256i low_part = _mm256_setr_epi8(4, 0, 1, 5, 4, 0, 1, 5, 4, 0, 1, 5, 4, 0, 1, 5,
+                                              4, 0, 1, 5, 4, 0, 1, 5, 4, 0, 1, 5, 4, 0, 1, 5);
+    const __m256i high_part = _mm256_setr_epi8(4, 4, 4, 4, 2, 2, 2, 2, 3, 3, 3, 3, 7, 7, 7, 7,
+                                               4, 4, 4, 4, 2, 2, 2, 2, 3, 3, 3, 3, 7, 7, 7, 7);
     for (int j = 0; j < digits; j++) {
-        /* [tables by multiply] entry v of nibble j: the planes of v's bits
-         * ORed; each plane times the bytes v whose bit it is */
-        const uint64_t lo = missing | plane(q, 4 * j) * 0x0100010001000100ull
-                          | plane(q, 4 * j + 1) * 0x0101000001010000ull
-                          | plane(q, 4 * j + 2) * 0x0101010100000000ull;   /* v = 0..7 */
-        const uint64_t hi = lo | plane(q, 4 * j + 3) * bytes;             /* v = 8..15 */
-        blk->t[j] = _mm256_broadcastsi128_si256(_mm_set_epi64x((long long)hi, (long long)lo));
+        const __m256i src = _mm256_set1_epi64x((long long)q[8 * (j >> 3) + order[j & 7]]);
+        blk->t[j] = _mm256_or_si256(_mm256_shuffle_epi8(src, low_part),
+                                    _mm256_shuffle_epi8(src, high_part));
     }
 }
 
