@@ -10,9 +10,9 @@
  *   [tables by shuffling] a nibble's 16-byte table is two shuffles of the
  *                        qword of its planes and their pairwise unions;
  *   [vector counts]      the clash vectors are summed sixteen at a time
- *                        by bit-sliced adders (Harley and Seal) carried
- *                        through a join's sweeps, a sweep's tail waiting
- *                        for sixteen; only the carries out of the
+ *                        by the bit-sliced adders of tables_adders.h,
+ *                        carried through a join's sweeps, a sweep's tail
+ *                        waiting for sixteen; only the carries out of the
  *                        eights are counted, by two shuffles of a
  *                        popcount table and VPSADBW; the disjoint pairs
  *                        are the pairs swept less those, so no vector is
@@ -31,28 +31,9 @@ typedef struct tbl_block {
     __m256i t[TBL_DIGITS_MAX];   /* nibble j's table in both lanes of t[j] */
 } tbl_block;
 
-/* [vector counts] The pairs swept, and the clashing bits of the vectors
- * looked up: bit-sliced counters carried from sweep to sweep, the
- * carries out of the eights counted (qword sums), and the vectors of
- * sweeps' tails waiting for sixteen. */
-typedef struct tbl_sums {
-    uint64_t swept;
-    __m256i sixteens, ones, twos, fours, eights;
-    __m256i waiting[16];
-    unsigned waits;
-} tbl_sums;
-
-static inline tbl_sums tbl_sums_zero(void)
-{
-    tbl_sums s;
-    s.swept = 0;
-    s.sixteens = s.ones = s.twos = s.fours = s.eights = _mm256_setzero_si256();
-    s.waits = 0;
-    return s;
-}
-
-/* The set bits of each byte of x, summed in its four qwords. */
-static inline __attribute__((always_inline)) __m256i bits_by_qword(__m256i x)
+/* The set bits of each byte of x, summed in its four qwords
+ * (tables_adders.h). */
+static inline __attribute__((always_inline)) __m256i tbl_word_bits(__m256i x)
 {
     const __m256i ones_in = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
                                              0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
@@ -63,15 +44,15 @@ static inline __attribute__((always_inline)) __m256i bits_by_qword(__m256i x)
     return _mm256_sad_epu8(bytes, _mm256_setzero_si256());
 }
 
+/* [vector counts] the clash vectors counted by bit-sliced adders, the
+ * sixteens in qword sums */
+typedef __m256i tbl_word;
+typedef __m256i tbl_tally;
+#include "tables_adders.h"
+
 static inline uint64_t tbl_sums_total(tbl_sums s)
 {
-    __m256i q = _mm256_slli_epi64(s.sixteens, 4);
-    q = _mm256_add_epi64(q, _mm256_slli_epi64(bits_by_qword(s.eights), 3));
-    q = _mm256_add_epi64(q, _mm256_slli_epi64(bits_by_qword(s.fours), 2));
-    q = _mm256_add_epi64(q, _mm256_slli_epi64(bits_by_qword(s.twos), 1));
-    q = _mm256_add_epi64(q, bits_by_qword(s.ones));
-    for (unsigned k = 0; k < s.waits; k++)
-        q = _mm256_add_epi64(q, bits_by_qword(s.waiting[k]));
+    const __m256i q = tbl_sums_clashing(s);
     const __m128i x = _mm_add_epi64(_mm256_castsi256_si128(q), _mm256_extracti128_si256(q, 1));
     return s.swept - (uint64_t)_mm_cvtsi128_si64(x) - (uint64_t)_mm_extract_epi64(x, 1);
 }
@@ -177,40 +158,6 @@ static inline __attribute__((always_inline)) __m256i clash_at(const tbl_block *b
     return clash;
 }
 
-/* [vector counts] a full adder over vectors: *high gets the carries and
- * *low the sums of a + b + c, bit by bit. */
-static inline __attribute__((always_inline)) void add3(__m256i *high, __m256i *low, __m256i a,
-                                                        __m256i b, __m256i c)
-{
-    const __m256i u = _mm256_xor_si256(a, b);
-    *high = _mm256_or_si256(_mm256_and_si256(a, b), _mm256_and_si256(u, c));
-    *low = _mm256_xor_si256(u, c);
-}
-
-/* [vector counts] The sixteen vectors E(0) .. E(15) into the counters
- * ones, twos, fours, eights and sixteens in scope: one popcount for the
- * sixteen. */
-#define ADD16(E)                                                                           \
-    do {                                                                                   \
-        __m256i eights_a, eights_b, fours_a, fours_b, twos_a, twos_b, sixteen;             \
-        add3(&twos_a, &ones, ones, E(0), E(1));                                            \
-        add3(&twos_b, &ones, ones, E(2), E(3));                                            \
-        add3(&fours_a, &twos, twos, twos_a, twos_b);                                       \
-        add3(&twos_a, &ones, ones, E(4), E(5));                                            \
-        add3(&twos_b, &ones, ones, E(6), E(7));                                            \
-        add3(&fours_b, &twos, twos, twos_a, twos_b);                                       \
-        add3(&eights_a, &fours, fours, fours_a, fours_b);                                  \
-        add3(&twos_a, &ones, ones, E(8), E(9));                                            \
-        add3(&twos_b, &ones, ones, E(10), E(11));                                          \
-        add3(&fours_a, &twos, twos, twos_a, twos_b);                                       \
-        add3(&twos_a, &ones, ones, E(12), E(13));                                          \
-        add3(&twos_b, &ones, ones, E(14), E(15));                                          \
-        add3(&fours_b, &twos, twos, twos_a, twos_b);                                       \
-        add3(&eights_b, &fours, fours, fours_a, fours_b);                                  \
-        add3(&sixteen, &eights, eights, eights_a, eights_b);                               \
-        sixteens = _mm256_add_epi64(sixteens, bits_by_qword(sixteen));                     \
-    } while (0)
-
 /* The first `live` bytes of a vector: ones, the rest zeros. */
 static const uint8_t live_bytes[64] = {
     255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
@@ -223,30 +170,19 @@ static inline __attribute__((always_inline)) void tbl_sweep(const tbl_block *blk
                                                              const int digits, tbl_sums *sums)
 {
     const uint8_t *p = planes + b0;
-    __m256i ones = sums->ones, twos = sums->twos, fours = sums->fours, eights = sums->eights;
-    __m256i sixteens = sums->sixteens;
+    TBL_SUMS_OPEN(sums);
     sums->swept += TBL_BLOCK * nb;          /* missing tops clash with all */
 #define CLASH(k) clash_at(blk, p + 32 * (k), stride, digits)
-#define WAITING(k) sums->waiting[k]
-    for (; nb >= 16 * 32; nb -= 16 * 32, p += 16 * 32)
-        ADD16(CLASH);
+    for (; nb >= 16 * 32; nb -= 16 * 32, p += 16 * 32)   /* [vector counts] */
+        TBL_ADD16(CLASH);
+#undef CLASH
     for (; nb; nb -= nb < 32 ? nb : 32, p += 32) {  /* the tail waits for sixteen */
         __m256i clash = clash_at(blk, p, stride, digits);
         if (nb < 32)
             clash = _mm256_and_si256(clash, _mm256_loadu_si256((const __m256i *)(live_bytes + 32 - nb)));
-        sums->waiting[sums->waits++] = clash;
-        if (sums->waits == 16) {
-            ADD16(WAITING);
-            sums->waits = 0;
-        }
+        TBL_WAIT(sums, clash);
     }
-#undef WAITING
-#undef CLASH
-    sums->ones = ones;
-    sums->twos = twos;
-    sums->fours = fours;
-    sums->eights = eights;
-    sums->sixteens = sixteens;
+    TBL_SUMS_CLOSE(sums);
 }
 
 #define TBL_COUNT tables_count

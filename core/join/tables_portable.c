@@ -24,8 +24,8 @@
  *   [tables by doubling] entries 2^b..2^(b+1)-1 of a table are entries
  *                        0..2^b-1 ORed with the plane of bit b;
  *   [word counts]        the clashing bits of the entries are summed
- *                        sixteen at a time by bit-sliced adders carried
- *                        through a join's sweeps, and only their carries
+ *                        sixteen at a time by the bit-sliced adders of
+ *                        tables_adders.h, carried through a join's sweeps, and only their carries
  *                        counted by the SWAR popcount, as a CPU without a
  *                        popcount instruction needs; the disjoint pairs
  *                        are the pairs swept less those.
@@ -73,8 +73,8 @@ static inline uint64_t popcount64(uint64_t x)
     return (x * 0x0101010101010101ull) >> 56;
 }
 
-/* The bits set in an entry. */
-static inline uint64_t popcount_word(tbl_word x)
+/* The bits set in an entry (tables_adders.h). */
+static inline uint64_t tbl_word_bits(tbl_word x)
 {
     uint64_t count = 0;
     for (int w = 0; w < TBL_WORDS; w++)
@@ -82,30 +82,13 @@ static inline uint64_t popcount_word(tbl_word x)
     return count;
 }
 
-/* [word counts] The pairs swept, and the clashing bits of the entries
- * looked up: bit-sliced counters carried from sweep to sweep, so that a
- * join's many short sweeps share their popcounts, and the entries of
- * sweeps' tails waiting for sixteen. */
-typedef struct tbl_sums {
-    uint64_t swept, sixteens;
-    tbl_word ones, twos, fours, eights;
-    tbl_word waiting[16];
-    unsigned waits;
-} tbl_sums;
-
-static inline tbl_sums tbl_sums_zero(void)
-{
-    return (tbl_sums){0};
-}
+/* [word counts] the clashing bits counted by bit-sliced adders */
+typedef uint64_t tbl_tally;
+#include "tables_adders.h"
 
 static inline uint64_t tbl_sums_total(tbl_sums s)
 {
-    uint64_t clashing = 16 * s.sixteens + 8 * popcount_word(s.eights)
-                      + 4 * popcount_word(s.fours) + 2 * popcount_word(s.twos)
-                      + popcount_word(s.ones);
-    for (unsigned k = 0; k < s.waits; k++)
-        clashing += popcount_word(s.waiting[k]);
-    return s.swept - clashing;
+    return s.swept - tbl_sums_clashing(s);
 }
 
 /* [planes by transposing] The bit planes of the block (plane b: bit b of
@@ -183,69 +166,22 @@ static inline __attribute__((always_inline)) tbl_word clash_at(const tbl_block *
     return clash;
 }
 
-/* [word counts] a full adder over entries: *high gets the carries and
- * *low the sums of a + b + c, bit by bit. */
-static inline void add3(tbl_word *high, tbl_word *low, tbl_word a, tbl_word b, tbl_word c)
-{
-    const tbl_word u = a ^ b;
-    *high = (a & b) | (u & c);
-    *low = u ^ c;
-}
-
-/* [word counts] The sixteen entries E(0) .. E(15) into the bit-sliced
- * counters ones, twos, fours, eights and sixteens in scope (Harley and
- * Seal): one popcount for the sixteen.  A macro, so that the sweep reads
- * each entry as it adds it (through an array of sixteen, N=18 took 1.065
- * times as long). */
-#define ADD16(E)                                                                           \
-    do {                                                                                   \
-        tbl_word eights_a, eights_b, fours_a, fours_b, twos_a, twos_b, sixteen;            \
-        add3(&twos_a, &ones, ones, E(0), E(1));                                            \
-        add3(&twos_b, &ones, ones, E(2), E(3));                                            \
-        add3(&fours_a, &twos, twos, twos_a, twos_b);                                       \
-        add3(&twos_a, &ones, ones, E(4), E(5));                                            \
-        add3(&twos_b, &ones, ones, E(6), E(7));                                            \
-        add3(&fours_b, &twos, twos, twos_a, twos_b);                                       \
-        add3(&eights_a, &fours, fours, fours_a, fours_b);                                  \
-        add3(&twos_a, &ones, ones, E(8), E(9));                                            \
-        add3(&twos_b, &ones, ones, E(10), E(11));                                          \
-        add3(&fours_a, &twos, twos, twos_a, twos_b);                                       \
-        add3(&twos_a, &ones, ones, E(12), E(13));                                          \
-        add3(&twos_b, &ones, ones, E(14), E(15));                                          \
-        add3(&fours_b, &twos, twos, twos_a, twos_b);                                       \
-        add3(&eights_b, &fours, fours, fours_a, fours_b);                                  \
-        add3(&sixteen, &eights, eights, eights_a, eights_b);                               \
-        sixteens += popcount_word(sixteen);                                                \
-    } while (0)
-
 static inline __attribute__((always_inline)) void tbl_sweep(const tbl_block *blk,
                                                              const uint8_t *planes, size_t stride,
                                                              size_t b0, size_t nb,
                                                              const int digits, tbl_sums *sums)
 {
     const uint8_t *p = planes + b0;
-    tbl_word ones = sums->ones, twos = sums->twos, fours = sums->fours, eights = sums->eights;
-    uint64_t sixteens = sums->sixteens;
+    TBL_SUMS_OPEN(sums);
     size_t i = 0;
     sums->swept += TBL_BLOCK * nb;          /* missing tops clash with all */
 #define CLASH(k) clash_at(blk, p + i + (k), stride, digits)
-#define WAITING(k) sums->waiting[k]
-    for (; i + 16 <= nb; i += 16)
-        ADD16(CLASH);
-    for (; i < nb; i++) {                   /* the tail waits for sixteen */
-        sums->waiting[sums->waits++] = clash_at(blk, p + i, stride, digits);
-        if (sums->waits == 16) {
-            ADD16(WAITING);
-            sums->waits = 0;
-        }
-    }
-#undef WAITING
+    for (; i + 16 <= nb; i += 16)           /* [word counts] */
+        TBL_ADD16(CLASH);
 #undef CLASH
-    sums->ones = ones;
-    sums->twos = twos;
-    sums->fours = fours;
-    sums->eights = eights;
-    sums->sixteens = sixteens;
+    for (; i < nb; i++)                     /* the tail waits for sixteen */
+        TBL_WAIT(sums, clash_at(blk, p + i, stride, digits));
+    TBL_SUMS_CLOSE(sums);
 }
 
 #define TBL_COUNT tables_count
