@@ -150,6 +150,23 @@ static inline double qcj_unit_target(int n)
  * the plan's fingerprint. */
 #define QCJ_SET_UNITS_FROM_N 27
 
+/* [set parts] From this N each column set's unit is cut into
+ * QCJ_SET_PARTS units, part k joining the tops of the k-th equal share
+ * of the set's top splits (join/halves.h) with all the set's bottoms,
+ * which each part builds again.  At N=28 a column set alone joined for
+ * 13 to 76 minutes of one core (eight sets sampled, mean 44), against
+ * units of at most 30 minutes, and the estimate cannot tell the heavy
+ * sets apart, so every set is cut alike.  What it takes:
+ * docs/PERFORMANCE.md.  Shapes the units: part of the plan's
+ * fingerprint. */
+#define QCJ_SET_PARTS_FROM_N 28
+#define QCJ_SET_PARTS 4
+
+static inline unsigned qcj_set_parts(int n)
+{
+    return n >= QCJ_SET_PARTS_FROM_N ? QCJ_SET_PARTS : 1;
+}
+
 /* [band cost] The cost of listing a pattern's bands, as a share of the
  * mean pattern's estimated cost: measured 9% at N=16, 3% at N=17, 6% at
  * N=18 (one thread, each pattern's band building timed apart). */

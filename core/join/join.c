@@ -110,13 +110,14 @@ static void plan_free(qcj_plan *data)
     free(data->pattern);
     free(data->slices);
     free(data->counts);
-    free(data->unit);
-    free(data->unit_cost);
+    free(data->cost);
+    free(data->run);
+    free(data->run_start);
     free(data);
 }
 
 /* The patterns that can hold a counted set, biggest first, into
- * data->pattern, with their costs into *cost (to free).  A first pass
+ * data->pattern, with their costs into *cost (the plan's).  A first pass
  * marks them in a bitmap, so that the sort holds them alone, not all 2^m
  * candidates (2^24 at N=28). */
 static int list_patterns(qcj_plan *data, double **cost)
@@ -165,14 +166,17 @@ static int list_patterns(qcj_plan *data, double **cost)
 /* [even slices] How many units pattern i's column sets are cut into: as
  * many as keep each under 1/unit_target (qcj_unit_target) of the board's estimated
  * cost, and no more than it has column keys (sets outside M); [set units]
- * one per column key where the plan asks for it. */
+ * one per column key where the plan asks for it, [set parts] times the
+ * plan's set_parts. */
 static uint32_t slices_of(const qcj_plan *data, size_t i, double cost, double cap, int set_units)
 {
     const qcj_geometry *g = &data->geo;
     const int n = g->n, m = qcj_block_cols(g);
     const double keys = (double)qcj_binomial(n - m, g->h - __builtin_popcount(data->pattern[i]));
     const double want = cost / cap;
-    if (set_units || !(want < keys))        /* as many as it has keys */
+    if (set_units)
+        return (keys < 1 ? 1 : (uint32_t)keys) * data->set_parts;
+    if (!(want < keys))                     /* as many as it has keys */
         return keys < 1 ? 1 : (uint32_t)keys;
     double k = (double)(uint64_t)want;
     if (k < want)
@@ -201,22 +205,46 @@ static double pattern_weight(const qcj_plan *data, uint32_t i)
     return w;
 }
 
-/* The units that list cut pattern i's band lists, into order: with
- * `split` its QCJ_SHARED_PARTS parts' units ([split build]: slices number
- * the counting units, the parts follow), each costing its share of `band`
- * times the pattern's weight against the mean's, `mean`; else its first
- * slice, which lists them all.  Returns the units put. */
-static size_t put_lists(const qcj_plan *data, uint32_t i, const double *cost, double band,
-                        int split, double mean, unit_order *order)
+/* [unit runs] The estimated cost of unit ref, as the plan lays it out
+ * (lay_out): a whole pattern's with the listing of its bands; a cut
+ * pattern's slices share its cost, the one listing its lists (its first
+ * slice, or with [split build] each part's unit, by the part's weight
+ * against the mean cut pattern's) adding that listing; none for a unit
+ * that counts no set ([no empty units]). */
+static double unit_cost_of(const qcj_plan *data, qcj_unit_ref ref)
 {
-    const uint32_t k = data->slices[i];
-    if (!split) {
-        order[0] = (unit_order){cost[i] / k + band, i, 0};
-        return 1;
-    }
-    for (int j = 0; j < QCJ_SHARED_PARTS; j++)
-        order[j] = (unit_order){band * part_weight(data, i, j) / mean, i, k + (uint32_t)j};
-    return QCJ_SHARED_PARTS;
+    const uint32_t i = ref.pattern, k = data->slices[i];
+    if (!data->counts[i])
+        return 0;
+    if (ref.slice >= k)
+        return data->band * part_weight(data, i, (int)(ref.slice - k)) / data->list_mean;
+    if (k == 1)
+        return data->cost[i] + data->band;
+    if (ref.slice == 0 && !data->list_parts)
+        return data->cost[i] / k + data->band;
+    return data->cost[i] / k;
+}
+
+/* [unit runs] Appends units slice.. slice+count-1 of pattern i. */
+static void put_run(qcj_plan *data, uint32_t i, uint32_t slice, uint32_t count)
+{
+    if (count == 0)
+        return;
+    data->run[data->runs] = (qcj_unit_ref){.pattern = i, .slice = slice};
+    data->run_start[data->runs++] = data->units;
+    data->units += count;
+}
+
+/* The units that list cut pattern i's band lists: with `split` its
+ * QCJ_SHARED_PARTS parts' units ([split build]: slices number the
+ * counting units, the parts follow); else its first slice, which lists
+ * them all. */
+static void put_lists(qcj_plan *data, uint32_t i, int split)
+{
+    if (split)
+        put_run(data, i, data->slices[i], QCJ_SHARED_PARTS);
+    else
+        put_run(data, i, 0, 1);
 }
 
 /* [shared ahead] Lays out the units: first the patterns left whole,
@@ -227,35 +255,47 @@ static size_t put_lists(const qcj_plan *data, uint32_t i, const double *cost, do
  * early: they are done by the time its slices start, so no thread waits
  * for the lists, and none comes last.  With `split`, the cut patterns
  * whose lists take longest come first (their costly parts early, and the
- * shared buffers grown once, at the start).  `band` is the estimated cost
- * of listing a pattern's bands. */
-static void lay_out(qcj_plan *data, const double *cost, double band, int split,
-                    unit_order *order)
+ * shared buffers grown once, at the start).  cut_of: room for the cut
+ * patterns. */
+static void lay_out(qcj_plan *data, int split, unit_order *cut_of)
 {
-    size_t u = 0, cut = 0;
-    unit_order *cut_of = order + data->units;   /* the cut patterns, past the units */
+    size_t cut = 0;
     double mean = 0;
+    data->units = data->runs = 0;
     for (uint32_t i = 0; i < data->patterns; i++) {
         if (data->slices[i] == 1)
-            order[u++] = (unit_order){cost[i] + band, i, 0};
+            put_run(data, i, 0, 1);
         else {
             const double w = split ? pattern_weight(data, i) : 0;
             cut_of[cut++] = (unit_order){w, i, 0};
             mean += w;
         }
     }
-    mean = cut ? mean / (double)cut : 1;
+    data->list_mean = cut ? mean / (double)cut : 1;
     qsort(cut_of, cut, sizeof *cut_of, by_cost_desc);   /* without split: as they were */
     for (size_t c = 0; c < cut && c < QCJ_SHARED_AHEAD; c++)
-        u += put_lists(data, cut_of[c].pattern, cost, band, split, mean, order + u);
+        put_lists(data, cut_of[c].pattern, split);
     for (size_t c = 0; c < cut; c++) {
-        const uint32_t i = cut_of[c].pattern;
-        for (uint32_t j = split ? 0 : 1; j < data->slices[i]; j++)
-            order[u++] = (unit_order){cost[i] / data->slices[i], i, j};
+        const uint32_t i = cut_of[c].pattern, first = split ? 0 : 1;
+        put_run(data, i, first, data->slices[i] - first);
         if (c + QCJ_SHARED_AHEAD < cut)
-            u += put_lists(data, cut_of[c + QCJ_SHARED_AHEAD].pattern, cost, band, split, mean,
-                           order + u);
+            put_lists(data, cut_of[c + QCJ_SHARED_AHEAD].pattern, split);
     }
+    data->run_start[data->runs] = data->units;
+}
+
+qcj_unit_ref qcj_unit_at(const qcj_plan *p, size_t unit)
+{
+    size_t lo = 0, hi = p->runs;            /* run_start[lo] <= unit < run_start[hi] */
+    while (hi - lo > 1) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (p->run_start[mid] <= unit)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (qcj_unit_ref){.pattern = p->run[lo].pattern,
+                          .slice = p->run[lo].slice + (uint32_t)(unit - p->run_start[lo])};
 }
 
 /* Cuts the patterns into units and lays them out (lay_out); the plan's
@@ -264,54 +304,47 @@ static void lay_out(qcj_plan *data, const double *cost, double band, int split,
 static int order_units(qcj_plan *data, double unit_target, int set_units, uint64_t *fp)
 {
     const qcj_geometry *g = &data->geo;
-    double *cost = NULL, total = 0;
-    int rc = list_patterns(data, &cost);
-    if (rc != QC_OK) {
-        free(cost);
+    double total = 0;
+    int rc = list_patterns(data, &data->cost);
+    if (rc != QC_OK)
         return rc;
-    }
-    size_t units = 0, cut = 0;
+    size_t cut = 0;
     for (size_t i = 0; i < data->patterns; i++)
-        total += cost[i];
+        total += data->cost[i];
     /* [band cost] listing a pattern's bands costs about the same whatever
      * the pattern: some 3-9% of the mean pattern's estimate.  [split
      * build] Where that passes a slice's cost (under 246 patterns: N <= 18),
      * the lists are listed in parts, a unit each. */
-    const double band = QCJ_BAND_COST * total / (double)(data->patterns ? data->patterns : 1);
-    const int split = !set_units && band > total / unit_target;
+    data->band = QCJ_BAND_COST * total / (double)(data->patterns ? data->patterns : 1);
+    const int split = !set_units && data->band > total / unit_target;
     for (size_t i = 0; i < data->patterns; i++) {
-        data->slices[i] = slices_of(data, i, cost[i], total / unit_target, set_units);
+        data->slices[i] = slices_of(data, i, data->cost[i], total / unit_target, set_units);
         cut += data->slices[i] > 1;
-        units += data->slices[i] + (split && data->slices[i] > 1 ? QCJ_SHARED_PARTS : 0);
     }
-    data->units = units;
-    unit_order *order = malloc((units + cut + 1) * sizeof *order);
-    data->unit = malloc((units ? units : 1) * sizeof *data->unit);
-    data->unit_cost = malloc((units ? units : 1) * sizeof *data->unit_cost);
+    unit_order *cut_of = malloc((cut + 1) * sizeof *cut_of);
+    data->run = malloc((2 * data->patterns + 1) * sizeof *data->run);   /* two a cut pattern at most */
+    data->run_start = malloc((2 * data->patterns + 2) * sizeof *data->run_start);
     data->shared = qcj_shared_new(data->patterns, data->slices, split ? QCJ_SHARED_PARTS : 0);
     data->list_parts = split ? QCJ_SHARED_PARTS : 0;
-    if (!order || !data->unit || !data->unit_cost || !data->shared) {
-        free(order);
-        free(cost);
+    if (!cut_of || !data->run || !data->run_start || !data->shared) {
+        free(cut_of);
         return QC_ENOMEM;
     }
-    lay_out(data, cost, band, split, order);
+    lay_out(data, split, cut_of);
+    free(cut_of);
     uint64_t h = qc_fingerprint_mix(0, QC_ENGINE_JOIN);
     h = qc_fingerprint_mix(h, (uint64_t)g->n);
     h = qc_fingerprint_mix(h, (uint64_t)g->wide << 48 | (uint64_t)g->h << 32
                               | (uint64_t)qcj_block_cols(g) << 16 | (uint64_t)g->key_bits);
-    for (size_t u = 0; u < units; u++) {
-        const uint32_t i = order[u].pattern, k = data->slices[i];
-        data->unit[u] = (qcj_unit_ref){.pattern = i, .slice = order[u].slice};
-        /* [no empty units] a unit that counts no set costs nothing (its
-         * place in the plan, and so the fingerprint, stay as ordered) */
-        data->unit_cost[u] = data->counts[i] ? order[u].cost : 0;
-        h = qc_fingerprint_mix(h, data->pattern[i]);
-        if (k > 1)
-            h = qc_fingerprint_mix(h, (uint64_t)k << 32 | order[u].slice);
+    for (size_t r = 0; r < data->runs; r++) {
+        const uint32_t i = data->run[r].pattern, k = data->slices[i];
+        for (size_t u = data->run_start[r]; u < data->run_start[r + 1]; u++) {
+            h = qc_fingerprint_mix(h, data->pattern[i]);
+            if (k > 1)
+                h = qc_fingerprint_mix(h, (uint64_t)k << 32
+                                              | (data->run[r].slice + (uint32_t)(u - data->run_start[r])));
+        }
     }
-    free(order);
-    free(cost);
     *fp = h;
     return QC_OK;
 }
@@ -328,6 +361,7 @@ static int join_build_with(qc_plan *plan, const qcj_settings *s)
     g->bands_in_place = g->bands_pruned = s->large_bands;
     g->own_lists = s->own_lists;
     g->halves_cap = s->halves_cap;
+    data->set_parts = s->set_units && s->set_parts > 1 ? s->set_parts : 1;
     data->joiner = s->joiner;
     data->block = qcj_block(g);
     data->flip = n % 2 == 0;
@@ -359,6 +393,7 @@ qcj_settings qcj_settings_of(int n)
                           .large_bands = n >= QCJ_LARGE_FROM_N,
                           .own_lists = n >= QCJ_OWN_LISTS_FROM_N,
                           .set_units = n >= QCJ_SET_UNITS_FROM_N,
+                          .set_parts = qcj_set_parts(n),
                           .halves_cap = QCJ_HALVES_CAP};
 }
 
@@ -386,7 +421,7 @@ int qcj_probe_start(const qc_plan *plan, size_t unit, qcj_probe *pr)
     *pr = (qcj_probe){.plan = plan, .unit = unit};
     if (unit >= data->units)
         return QC_EINVAL;
-    const qcj_unit_ref ref = data->unit[unit];
+    const qcj_unit_ref ref = qcj_unit_at(data, unit);
     const uint32_t slices = data->slices[ref.pattern];
     pr->list_share = slices == 1 || data->geo.own_lists ? 1 : data->list_parts ? 0 : 1.0 / slices;
     uint64_t lo, hi;
@@ -425,7 +460,7 @@ void qcj_probe_end(qcj_probe *pr)
 {
     const qcj_plan *data = pr->plan->engine_data;
     if (pr->sides && pr->sides != pr->sc->side)
-        qcj_shared_release(data->shared, data->unit[pr->unit].pattern, 1);
+        qcj_shared_release(data->shared, qcj_unit_at(data, pr->unit).pattern, 1);
     qcj_pool_give(data->pool, pr->sc);      /* kept for the next unit, as a run keeps it */
     pr->sc = NULL;
     pr->sides = NULL;
@@ -453,7 +488,7 @@ static int join_recount_unit(const qc_plan *plan, size_t unit, qc_tally *out, co
 static double join_unit_cost(const qc_plan *plan, size_t unit)
 {
     const qcj_plan *data = plan->engine_data;
-    return data->unit_cost[unit];
+    return unit_cost_of(data, qcj_unit_at(data, unit));
 }
 
 static void join_release(qc_plan *plan)

@@ -19,9 +19,11 @@
 #include "shared.h"
 
 /* A unit: the column sets of one pattern, or one slice of them (the
- * slice-th of the pattern's `slices`, by the order of their column keys);
- * slice >= slices: the unit listing part slice-slices of the pattern's
- * band lists ([split build], shared.h). */
+ * slice-th of the pattern's `slices`, by the order of their column keys;
+ * [set parts] with set_parts > 1, slice / set_parts is its column key and
+ * slice % set_parts its part of the key's set); slice >= slices: the unit
+ * listing part slice-slices of the pattern's band lists ([split build],
+ * shared.h). */
 typedef struct qcj_unit_ref {
     uint32_t pattern;     /* index into the plan's patterns            */
     uint32_t slice;
@@ -40,9 +42,19 @@ typedef struct qcj_plan {
     uint32_t *pattern;    /* [pattern] the top's columns inside M      */
     uint32_t *slices;     /* [pattern] units its column sets are cut into */
     uint8_t *counts;      /* [pattern] 0: its unit counts no set ([no empty units]) */
+    double *cost;         /* [pattern] estimated cost, relative (join.c) */
+    uint32_t set_parts;   /* [set parts] units a column set is cut into (1: none) */
     size_t units;
-    qcj_unit_ref *unit;   /* [unit] its pattern and slice, biggest first */
-    double *unit_cost;    /* [unit] estimated cost, relative           */
+    /* [unit runs] The units in plan order, biggest first, as runs of one
+     * pattern's consecutive slices: run r holds units [run_start[r],
+     * run_start[r+1]), the first of them run[r], the next ones its next
+     * slices; runs+1 starts.  So the plan holds two or so entries a
+     * pattern, not one a unit (N=28: 40 million units). */
+    size_t runs;
+    qcj_unit_ref *run;
+    size_t *run_start;
+    double band;          /* [band cost] listing one pattern's bands, relative */
+    double list_mean;     /* [split build] the mean cut pattern's listing weight */
     qcj_joiner_kind joiner; /* how the units join their halves (joiner.h) */
     int list_parts;       /* units listing cut patterns' lists in parts: [split build] */
     qcj_pool *pool;       /* working memory reused by the units        */
@@ -60,8 +72,13 @@ typedef struct qcj_settings {
     int large_bands;      /* bands listed in place and pruned (bands.c), as from N=25 */
     int own_lists;        /* [own lists] (unit.c): as from QCJ_OWN_LISTS_FROM_N */
     int set_units;        /* [set units] one unit per column set: as from QCJ_SET_UNITS_FROM_N */
+    uint32_t set_parts;   /* [set parts] (join.c): qcj_set_parts(n); 1 cuts no set */
     size_t halves_cap;   /* [halves capped] (unit.c): QCJ_HALVES_CAP; 0 none */
 } qcj_settings;
+
+/* [unit runs] Unit `unit`'s pattern and slice (unit < p->units): a
+ * search of the runs. */
+qcj_unit_ref qcj_unit_at(const qcj_plan *p, size_t unit);
 
 /* The default plan's settings for board size n. */
 qcj_settings qcj_settings_of(int n);

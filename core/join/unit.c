@@ -131,6 +131,8 @@ typedef struct unit_walk {
     qcj_scratch *sc;
     const qcj_side *sides; /* band lists: [0] the top's, [1] the bottom's */
     uint32_t q, rest;     /* the top's and the bottom's columns inside M */
+    qcj_splits tops_to;   /* [set parts] the top splits up to the unit's last */
+    size_t tops_from;     /*   ... from its first                         */
     const qcj_joiner *joiner;
     qcj_join_shape shape;
     uint64_t tested;      /* pairs of band placements and of halves tested */
@@ -145,8 +147,8 @@ static int make_tops(unit_walk *w, uint32_t s, size_t *at, qcj_groups *tops, int
     const qcj_geometry *g = &w->p->geo;
     qcj_scratch *sc = w->sc;
     size_t nt = 0;
-    int rc = qcj_halves_of(&w->p->rank, &w->p->splits[0], &w->sides[0], qcj_squeeze(g, w->q, s), 0,
-                           0, at, g->halves_cap, &sc->raw[0], &nt, &w->tested);
+    int rc = qcj_halves_of(&w->p->rank, &w->tops_to, &w->sides[0], qcj_squeeze(g, w->q, s), 0, 0,
+                           at, g->halves_cap, &sc->raw[0], &nt, &w->tested);
     *none = rc == QC_OK && nt == 0;
     if (rc != QC_OK || nt == 0)
         return rc;
@@ -284,22 +286,22 @@ static int count_pass(unit_walk *w, uint32_t s, uint32_t cols, const qcj_groups 
     return rc;
 }
 
-/* Adds the solutions whose top half uses column set s, times their
- * weights, to w->total (set_passes).  [halves capped] Tops past the
+/* Adds the solutions whose top half uses column set s and one of the
+ * unit's top splits ([set parts]), times their weights, to w->total
+ * (set_passes).  [halves capped] Tops past the
  * geometry's halves_cap are taken in chunks, each joined with every pass's
  * bottoms, which are built again for each chunk: memory stays near two
  * chunks of halves whatever N, for the bottoms' building once more per
  * chunk (reported as work). */
 static int count_set(unit_walk *w, uint32_t s)
 {
-    const qcj_plan *p = w->p;
     uint32_t cols[32];
     int weight[32];
     const int passes = set_passes(w, s, cols, weight);
     if (passes == 0)
         return QC_OK;
-    size_t at = 0;
-    while (at < p->splits[0].count) {
+    size_t at = w->tops_from;
+    while (at < w->tops_to.count) {
         qcj_groups tops;
         int none;
         int rc = make_tops(w, s, &at, &tops, &none);
@@ -361,7 +363,7 @@ int QC_LEVEL(qcj_unit_lists)(const qcj_plan *p, size_t unit, qcj_scratch *sc,
 {
     const qcj_geometry *g = &p->geo;
     const int *stop = qc_stop_flag;
-    const qcj_unit_ref ref = p->unit[unit];
+    const qcj_unit_ref ref = qcj_unit_at(p, unit);
     const uint32_t slices = p->slices[ref.pattern];
     const uint32_t q = p->pattern[ref.pattern], rest = p->block & ~q;
     out->solutions = 0;
@@ -405,12 +407,15 @@ int QC_LEVEL(qcj_unit_sets)(const qcj_plan *p, size_t unit, qcj_scratch *sc, con
                             uint32_t part, qc_tally *out)
 {
     const qcj_geometry *g = &p->geo;
-    const qcj_unit_ref ref = p->unit[unit];
+    const qcj_unit_ref ref = qcj_unit_at(p, unit);
     unit_walk w = {.p = p, .sc = sc, .sides = sides, .q = p->pattern[ref.pattern],
                    .joiner = qcj_level_joiner(joiner),
                    .shape = {.key_bits = g->key_bits, .bits = g->and_bits, .parts = parts,
                              .part = part}};
     w.rest = p->block & ~w.q;
+    size_t to;
+    qcj_unit_splits(p, unit, &w.tops_from, &to);
+    w.tops_to = (qcj_splits){.subset = p->splits[0].subset, .count = to};
     const int rc = count_keys(&w, lo, hi, qc_stop_flag);
     if (rc != QC_OK)
         return rc;
@@ -434,7 +439,7 @@ int QC_LEVEL(qcj_count_unit)(const qcj_plan *p, size_t unit, qcj_scratch *sc,
     qcj_unit_keys(p, unit, &lo, &hi);
     rc = QC_LEVEL(qcj_unit_sets)(p, unit, sc, sides, joiner, lo, hi, 0, 0, &counted);
     if (qcj_unit_shares_lists(p, unit))
-        qcj_shared_release(p->shared, p->unit[unit].pattern, rc == QC_OK);
+        qcj_shared_release(p->shared, qcj_unit_at(p, unit).pattern, rc == QC_OK);
     if (rc != QC_OK)
         return rc;
     out->solutions = counted.solutions;

@@ -47,19 +47,31 @@ QC_ISA_DECLARE(int, qcj_unit_sets,
                 qc_tally *out));
 
 /* The column keys unit `unit` counts, [*lo, *hi) (none for a part's
- * unit): its slice of its pattern's keys, in colex order. */
+ * unit): its slice of its pattern's keys, in colex order ([set parts]:
+ * its part's key alone). */
 static inline void qcj_unit_keys(const qcj_plan *p, size_t unit, uint64_t *lo, uint64_t *hi)
 {
     const qcj_geometry *g = &p->geo;
-    const qcj_unit_ref ref = p->unit[unit];
-    const uint32_t slices = p->slices[ref.pattern];
+    const qcj_unit_ref ref = qcj_unit_at(p, unit);
+    const uint32_t slices = p->slices[ref.pattern] / p->set_parts;
+    const uint32_t slice = ref.slice / p->set_parts;
     const int top_free = g->h - __builtin_popcount(p->pattern[ref.pattern]);
     const uint64_t keys = qcj_binomial(g->n - qcj_block_cols(g), top_free);
     *lo = *hi = 0;
-    if (ref.slice < slices) {
-        *lo = keys * ref.slice / slices;
-        *hi = keys * (ref.slice + 1) / slices;
+    if (slice < slices) {
+        *lo = keys * slice / slices;
+        *hi = keys * (slice + 1) / slices;
     }
+}
+
+/* [set parts] The top splits (halves.h) unit `unit` joins of each column
+ * set it counts, [*from, *to): all, or its part's equal share. */
+static inline void qcj_unit_splits(const qcj_plan *p, size_t unit, size_t *from, size_t *to)
+{
+    const uint32_t parts = p->set_parts, part = qcj_unit_at(p, unit).slice % parts;
+    const size_t count = p->splits[0].count;
+    *from = count * part / parts;
+    *to = count * (part + 1) / parts;
 }
 
 /* Whether unit `unit` counts from its pattern's shared lists ([even
@@ -67,7 +79,7 @@ static inline void qcj_unit_keys(const qcj_plan *p, size_t unit, uint64_t *lo, u
  * own ([own lists], geometry.h). */
 static inline int qcj_unit_shares_lists(const qcj_plan *p, size_t unit)
 {
-    const qcj_unit_ref ref = p->unit[unit];
+    const qcj_unit_ref ref = qcj_unit_at(p, unit);
     return p->slices[ref.pattern] > 1 && ref.slice < p->slices[ref.pattern] && !p->geo.own_lists;
 }
 

@@ -270,6 +270,117 @@ static void test_set_units(const known_count *known)
         }
 }
 
+/* The default plans' units and fingerprints for N=14..24, as a ledger
+ * written today records them: a change to the plan at these N would leave
+ * every such ledger unreadable (a resumed run refuses a ledger of another
+ * plan), so it must show here. */
+static void test_fingerprints_kept(void)
+{
+    static const struct {
+        int n;
+        size_t units;
+        uint64_t fingerprint;
+    } kept[] = {
+        {14, 1320, 0x423ee5ab2e0189a8ull},
+        {15, 2860, 0x0c4464d98734f8faull},
+        {16, 3891, 0xf7484ca1d519d97eull},
+        {17, 4331, 0x59cc5fd6da8f55b1ull},
+        {18, 4416, 0x278a121d1f860528ull},
+        {19, 4596, 0x344ae6748ede20bfull},
+        {20, 4652, 0x4f327f0d178bdac3ull},
+        {21, 5677, 0x17c8d78a7c9a006bull},
+        {22, 7402, 0xc08471babc046294ull},
+        {23, 12188, 0xc768053089d70d48ull},
+        {24, 16159, 0xd7272343a7a162deull},
+    };
+    for (size_t k = 0; k < sizeof kept / sizeof *kept; k++) {
+        qc_plan *p;
+        if (qc_plan_create(&p, kept[k].n, QC_ENGINE_JOIN) != QC_OK) {
+            CHECK(0, "n=%d: plan not built", kept[k].n);
+            continue;
+        }
+        CHECK(qc_plan_unit_count(p) == kept[k].units && qc_plan_fingerprint(p) == kept[k].fingerprint,
+              "n=%d: %zu units, fingerprint %016llx; the ledgers have %zu, %016llx", kept[k].n,
+              qc_plan_unit_count(p), (unsigned long long)qc_plan_fingerprint(p), kept[k].units,
+              (unsigned long long)kept[k].fingerprint);
+        qc_plan_free(p);
+    }
+}
+
+/* [set parts] Every column set cut into three parts by its top splits,
+ * N=10..16, with own lists and with shared ones: three units a column
+ * key, each counting that key alone on its third of the splits; the three
+ * parts of a set add up to the set's unit in the plan of set units alone,
+ * and the parts' plan counts the published totals under another
+ * fingerprint. */
+static void test_set_parts(const known_count *known)
+{
+    for (int n = 10; n <= 16; n++) {
+        qcj_settings s = qcj_settings_of(n), sets = s;
+        s.set_units = sets.set_units = 1;
+        s.own_lists = n % 2;
+        s.set_parts = 3;
+        sets.set_parts = 1;
+        qc_plan *p, *q;
+        if (qcj_plan_create_with(&p, n, &s) != QC_OK || qcj_plan_create_with(&q, n, &sets) != QC_OK) {
+            CHECK(0, "n=%d: plans not built", n);
+            continue;
+        }
+        const qcj_plan *jp = p->engine_data, *jq = q->engine_data;
+        CHECK(jp->set_parts == 3 && jq->set_parts == 1 && jp->patterns == jq->patterns);
+        CHECK(qc_plan_unit_count(p) == 3 * qc_plan_unit_count(q), "n=%d: %zu units, %zu sets", n,
+              qc_plan_unit_count(p), qc_plan_unit_count(q));
+        CHECK(qc_plan_fingerprint(p) != qc_plan_fingerprint(q), "n=%d: the fingerprint misses the parts", n);
+        /* the set units' tallies by pattern and key, then the parts' taken off */
+        size_t *first = calloc(jq->patterns + 1, sizeof *first);
+        qc_u128 *left = calloc(qc_plan_unit_count(q) + 1, sizeof *left);
+        if (!first || !left) {
+            CHECK(0, "n=%d: out of memory", n);
+            free(first);
+            free(left);
+            qc_plan_free(p);
+            qc_plan_free(q);
+            continue;
+        }
+        for (size_t i = 0; i < jq->patterns; i++)
+            first[i + 1] = first[i] + jq->slices[i];
+        qc_u128 total = 0;
+        for (size_t u = 0; u < qc_plan_unit_count(q); u++) {
+            const qcj_unit_ref ref = qcj_unit_at(jq, u);
+            qc_tally t;
+            CHECK(qc_plan_count_unit(q, u, &t) == QC_OK);
+            left[first[ref.pattern] + ref.slice] += t.solutions;
+        }
+        size_t wrong_keys = 0, empty_parts = 0;
+        for (size_t u = 0; u < qc_plan_unit_count(p); u++) {
+            const qcj_unit_ref ref = qcj_unit_at(jp, u);
+            uint64_t lo, hi;
+            size_t from, to;
+            qcj_unit_keys(jp, u, &lo, &hi);
+            qcj_unit_splits(jp, u, &from, &to);
+            wrong_keys += lo != ref.slice / 3 || hi != lo + 1;
+            empty_parts += !(from < to && to <= jp->splits[0].count);
+            qc_tally t;
+            CHECK(qc_plan_count_unit(p, u, &t) == QC_OK);
+            total += t.solutions;
+            left[first[ref.pattern] + ref.slice / 3] -= t.solutions;
+        }
+        size_t unequal = 0;
+        for (size_t k = 0; k < qc_plan_unit_count(q); k++)
+            unequal += left[k] != 0;
+        CHECK(wrong_keys == 0 && empty_parts == 0 && unequal == 0,
+              "n=%d: %zu units on other keys, %zu with no splits, %zu sets whose parts miss them", n,
+              wrong_keys, empty_parts, unequal);
+        char got[40], want[40];
+        CHECK(total == known[n].total, "n=%d: %s in set parts, want %s", n, qc_u128_format(total, got),
+              qc_u128_format(known[n].total, want));
+        free(first);
+        free(left);
+        qc_plan_free(p);
+        qc_plan_free(q);
+    }
+}
+
 static int bands_equal(const qcj_band *a, const qcj_band *b, const qcj_rank *r, int t)
 {
     const uint32_t ranks = r->binom[t][a->rows], len = a->offsets[ranks];
@@ -325,7 +436,7 @@ static void test_split_build(void)
     }
     size_t parts = 0;
     for (size_t u = 0; u < jp->units; u++)
-        parts += jp->unit[u].slice >= jp->slices[jp->unit[u].pattern];
+        parts += qcj_unit_at(jp, u).slice >= jp->slices[qcj_unit_at(jp, u).pattern];
     CHECK(parts == QCJ_SHARED_PARTS * jp->patterns, "n=16: %zu parts' units", parts);
     qcj_side_free_portable(&whole[0]);
     qcj_side_free_portable(&whole[1]);
@@ -335,7 +446,7 @@ static void test_split_build(void)
     if (qc_plan_create(&p, 19, QC_ENGINE_JOIN) == QC_OK) {
         jp = p->engine_data;
         for (size_t u = 0; u < jp->units; u++)
-            CHECK(jp->unit[u].slice < jp->slices[jp->unit[u].pattern], "n=19: a parts' unit");
+            CHECK(qcj_unit_at(jp, u).slice < jp->slices[qcj_unit_at(jp, u).pattern], "n=19: a parts' unit");
         qc_plan_free(p);
     }
 }
@@ -680,6 +791,8 @@ int main(int argc, char **argv)
     test_halves_capped(known);
     test_own_lists(known);
     test_set_units(known);
+    test_set_parts(known);
+    test_fingerprints_kept();
     test_bands_in_place();
     test_large_bands(known, 15);
     return check_report("join plan");
