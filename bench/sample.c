@@ -8,7 +8,7 @@
  *
  *   qcount_sample N [--units U] [--strata H] [--seed S] [--sets K]
  *                   [--joins P] [--memory-units M] [--largest L]
- *                   [--key-bits B]
+ *                   [--key-bits B] [--unit U]...
  *
  * --units U units in all (default 64), over H strata (default 8); --seed
  * S draws the same sample again (default: from the clock; printed);
@@ -22,7 +22,10 @@
  * --largest L also measures
  * the L units of largest estimated cost (their CPU time: the longest a
  * checkpoint waits); --key-bits B (1..16) plans with B group key bits in place
- * of config.h's (another plan, another fingerprint: for tuning).
+ * of config.h's (another plan, another fingerprint: for tuning); --unit U
+ * (up to 64 times) measures unit U of the plan, as --largest measures
+ * its own (with --sets and --joins as given), and alone draws no sample
+ * unless --units is given too.
  *
  * [listing charged] A join unit's work is timed in two steps, listing its
  * bands and counting its sets (join.h, [probe]).  The listing is charged
@@ -95,7 +98,7 @@ static int usage(const char *why)
 {
     fprintf(stderr, "qcount_sample: %s\nusage: qcount_sample N [--units U] [--strata H] "
                     "[--seed S] [--sets K] [--joins P] [--memory-units M] [--largest L] "
-                    "[--key-bits B]\n", why);
+                    "[--key-bits B] [--unit U]...\n", why);
     return 2;
 }
 
@@ -181,6 +184,26 @@ static int measure_memory(const qc_plan *plan, size_t u, unit_measure *m)
     return rc;
 }
 
+/* --unit: each unit given measured, a line each on stdout.  Returns 0,
+ * or 1 when one fails. */
+static int measure_given(const qc_plan *plan, const size_t *given, size_t count,
+                         unsigned long long sets, unsigned long long joins, unsigned long long seed)
+{
+    uint64_t state = seed ^ 0x9e3779b97f4a7c15ULL;
+    for (size_t g = 0; g < count; g++) {
+        unit_measure m;
+        if (measure_unit(plan, given[g], sets, joins, &state, &m) != QC_OK
+            || measure_memory(plan, given[g], &m) != QC_OK) {
+            fprintf(stderr, "qcount_sample: unit %zu failed\n", given[g]);
+            return 1;
+        }
+        printf("unit %zu cpu_seconds %.4g solutions %.4g memory_mib %.1f\n", given[g], m.cpu,
+               m.solutions, m.memory);
+        fflush(stdout);
+    }
+    return 0;
+}
+
 static void print_estimate(const char *key, qcs_estimate e, double scale)
 {
     printf("%s %.6g +- %.3g (df %d)\n", key, e.value * scale, e.half_width * scale, e.df);
@@ -191,9 +214,21 @@ int main(int argc, char **argv)
     int n = 0;
     unsigned long long units_wanted = 64, strata = 8, seed = 0, sets = 0, joins = 0, largest = 0;
     unsigned long long key_bits = 0, memory_units = 0;
-    int seed_given = 0;
+    int seed_given = 0, units_given = 0;
+    size_t given[64], given_count = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        if (!strcmp(a, "--unit")) {
+            char *end;
+            errno = 0;
+            if (i + 1 >= argc || given_count == 64)
+                return usage("--unit takes a unit number, at most 64 times");
+            const unsigned long long u = strtoull(argv[++i], &end, 10);
+            if (errno || *end || end == argv[i] || argv[i][0] == '-')
+                return usage("--unit takes a unit number");
+            given[given_count++] = (size_t)u;
+            continue;
+        }
         unsigned long long *opt = !strcmp(a, "--units") ? &units_wanted
                                 : !strcmp(a, "--strata") ? &strata
                                 : !strcmp(a, "--seed") ? &seed
@@ -206,6 +241,7 @@ int main(int argc, char **argv)
             if (i + 1 >= argc)
                 return usage("a count must follow");
             *opt = count_of(argv[++i]);
+            units_given |= opt == &units_wanted;
             if (opt == &seed)
                 seed_given = 1;
             else if (*opt == 0 && opt != &largest)
@@ -235,6 +271,15 @@ int main(int argc, char **argv)
     if (key_bits > 16 || qcj_plan_create_with(&plan, n, &settings) != QC_OK)
         return usage("cannot plan this board");
     const size_t units = qc_plan_unit_count(plan);
+    for (size_t g = 0; g < given_count; g++)
+        if (given[g] >= units)
+            return usage("--unit past the plan's units");
+    if (given_count && !units_given) {      /* the units given, and no sample */
+        printf("n %d units %zu isa %s\n", n, units, qc_isa_name());
+        const int rc = measure_given(plan, given, given_count, sets, joins, seed);
+        qc_plan_free(plan);
+        return rc;
+    }
     double *cost = malloc(units * sizeof *cost);
     if (!cost)
         return 1;
@@ -303,6 +348,8 @@ int main(int argc, char **argv)
             longest = lm.cpu;
         cost[best] = -1;                     /* the next largest */
     }
+    if (measure_given(plan, given, given_count, sets, joins, seed) != 0)
+        return 1;
     printf("process_peak_rss_mib %.1f\n", (double)process_peak / 1024.0);
     qcs_sample_free(&s);
     free(m);
