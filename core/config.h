@@ -156,7 +156,13 @@ static inline double qcj_unit_target(int n)
  * which each part builds again.  At N=28 a column set alone joined for
  * 13 to 76 minutes of one core (eight sets sampled, mean 44), against
  * units of at most 30 minutes, and the estimate cannot tell the heavy
- * sets apart, so every set is cut alike.  What it takes:
+ * sets apart, so every set is cut alike.  Measured (1/64 of the joins
+ * timed and scaled): the heaviest set seen, 76 minutes whole, in four
+ * parts of 844, 1055, 981 and 844 s, whose halves took 20-28 s each
+ * against 98 s for the set whole (its tops were built in chunks, each
+ * with the bottoms again, before); eight units drawn at random 120 to
+ * 1310 s; 40,148,304 units.  Parts cut where the splits' pairs of band
+ * placements reach equal shares came out no better (974, 1096, 886, 945 s).
  * docs/PERFORMANCE.md.  Shapes the units: part of the plan's
  * fingerprint. */
 #define QCJ_SET_PARTS_FROM_N 28
