@@ -145,9 +145,10 @@ static inline double qcj_unit_target(int n)
  * sets, so it cannot tell a set that joins for an hour from one that
  * joins for a minute, and a unit that lists its bands set by set ([own
  * lists]) pays nothing for holding one set.  The units: N=27 5,447,334
- * (1,550,606 patterns), N=28 10,037,076 (6,863,638 cut by the target
- * above); what they take: docs/PERFORMANCE.md.  Shapes the units: part of
- * the plan's fingerprint. */
+ * (1,550,606 patterns); N=28 10,037,076 sets (6,863,638 units cut by the
+ * target above), each in four units by [set parts] below; what they
+ * take: docs/PERFORMANCE.md.  Shapes the units: part of the plan's
+ * fingerprint. */
 #define QCJ_SET_UNITS_FROM_N 27
 
 /* [set parts] From this N each column set's unit is cut into
