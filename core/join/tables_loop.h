@@ -37,6 +37,7 @@
 #include "config.h"
 #include "joiner.h"
 #include "qcount.h"
+#include "stop.h"
 #include "tables.h"
 
 #define TBL_INLINE static inline __attribute__((always_inline))
@@ -167,12 +168,16 @@ typedef struct tbl_stored {
  * tables of up to `chunk` of its blocks are built into `stored` (their
  * groups and sizes into `of`), and the chunk meets every tile inside
  * ~(th | extra), each read from memory once per chunk.  The sampler joins
- * whole chunks, so that its parts read memory as a whole count does. */
+ * whole chunks, so that its parts read memory as a whole count does.
+ * [stop check] The thread's stop flag is read before each chunk (a join
+ * from N=25 takes minutes, a chunk under a second): *stopped is set and
+ * the count left partial. */
 TBL_INLINE uint64_t tbl_sieve_tiled(const qcj_groups *tops, const uint32_t *boff,
                                     const uint8_t *planes, size_t stride,
                                     const qcj_join_shape *shape, uint32_t extra, const int digits,
                                     int width, int hbits, tbl_block *stored, tbl_stored *of,
-                                    size_t chunk, uint8_t *compact, size_t cs, uint64_t *tested)
+                                    size_t chunk, uint8_t *compact, size_t cs, uint64_t *tested,
+                                    int *stopped)
 {
     const int lbits = shape->key_bits - hbits;
     const uint32_t lmask = (1u << lbits) - 1u, hmask = (1u << hbits) - 1u;
@@ -184,6 +189,10 @@ TBL_INLINE uint64_t tbl_sieve_tiled(const qcj_groups *tops, const uint32_t *boff
         const uint32_t tiles = ~(th | extra >> lbits) & hmask;
         uint32_t tg = th << lbits, i = toff[tg], chunk_no = 0;
         while (i < toff[tend]) {
+            if (qc_stop_raised(qc_stop_flag)) {
+                *stopped = 1;               /* [stop check] */
+                return 0;
+            }
             /* the next chunk of th's blocks, built when it is joined */
             const int joins = qcj_shape_joins(shape, th, chunk_no++);     /* [sampled joins] */
             size_t count = 0;
@@ -300,12 +309,12 @@ static __attribute__((noinline)) uint64_t tbl_tiled(const qcj_groups *tops, cons
                                                     int digits, int width, int hbits,
                                                     tbl_block *stored,
                                                     tbl_stored *of, size_t chunk, uint8_t *compact,
-                                                    size_t cs, uint64_t *tested)
+                                                    size_t cs, uint64_t *tested, int *stopped)
 {
 #define TBL_CASE(c)                                                                        \
     case c:                                                                                \
         return tbl_sieve_tiled(tops, boff, planes, stride, shape, extra, TBL_DIGITS_AT_MOST(c), \
-                               width, hbits, stored, of, chunk, compact, cs, tested);
+                               width, hbits, stored, of, chunk, compact, cs, tested, stopped);
     switch (digits) {
         TBL_DIGIT_CASES(TBL_CASE)
     }
@@ -359,11 +368,12 @@ static int TBL_COUNT(const qcj_join_shape *shape, const qcj_groups *tops,
     tbl_stored *of = (tbl_stored *)(void *)((uint8_t *)stored + stored_bytes);
     uint8_t *compact = (uint8_t *)of + of_bytes;
     qcj_tables_planes(bottoms->low, nb, width, digits, planes, stride);
+    int stopped = 0;
     *pairs = hbits ? tbl_tiled(tops, bottoms->off, planes, stride, shape, extra, digits, width,
-                               hbits, stored, of, chunk, compact, cs, tested)
+                               hbits, stored, of, chunk, compact, cs, tested, &stopped)
                    : tbl_untiled(tops, bottoms->off, planes, stride, shape, extra, digits, width,
                                  compact, cs, tested);
-    return QC_OK;
+    return stopped ? QC_ESTOP : QC_OK;
 }
 
 #endif

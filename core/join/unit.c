@@ -191,9 +191,10 @@ static int join_bottoms(unit_walk *w, const qcj_groups *tops, size_t nb, uint64_
         uint64_t no_pairs = 0, no_tested = 0;
         none.part = none.parts;
         const double t = thread_seconds();
-        if (w->joiner->count(&none, tops, &bottoms, extra, &sc->join_work, &no_pairs, &no_tested)
-            != QC_OK)
-            return QC_ENOMEM;
+        const int rc = w->joiner->count(&none, tops, &bottoms, extra, &sc->join_work, &no_pairs,
+                                        &no_tested);
+        if (rc != QC_OK)
+            return rc;
         const double t1 = thread_seconds();
         sc->timing_seconds += t1 - t;
         t0 = t1 + (t1 - t);

@@ -18,6 +18,7 @@
 
 #include "isa.h"
 #include "join/joiner.h"
+#include "stop.h"
 #include "qcount.h"
 #include "check.h"
 #include "random.h"
@@ -103,6 +104,21 @@ static int agrees_cut(const joiner_here *jh, const join_case *c, int bits, uint6
     uint64_t pairs = ~(uint64_t)0, tested = 0;
     const int rc = jh->j->count(&shape, &tops, &bottoms, c->extra, work, &pairs, &tested);
     return rc == QC_OK && pairs == want && tested == want_tested;
+}
+
+/* [stop check] With the thread's stop flag up, a tiled join (tiles of a
+ * byte, chunks of a block) stops and says so. */
+static int stops_when_told(const joiner_here *jh, const join_case *c, qcj_vec *work)
+{
+    static const int raised = 1;
+    const qcj_join_shape shape = {.key_bits = c->key_bits, .bits = c->bits, .tile_bytes = 1,
+                                  .chunk_bytes = 1};
+    const qcj_groups tops = {c->toff, c->tops}, bottoms = {c->boff, c->bottoms};
+    uint64_t pairs = 0, tested = 0;
+    qc_stop_flag = &raised;
+    const int rc = jh->j->count(&shape, &tops, &bottoms, c->extra, work, &pairs, &tested);
+    qc_stop_flag = NULL;
+    return rc == QC_ESTOP;
 }
 
 static int agrees(const joiner_here *jh, const join_case *c, int bits, uint64_t want,
@@ -257,6 +273,12 @@ int main(void)
                              chunks[round % 4], &work),
                   "%s: round %d in tiles of %zu bytes, chunks of %zu", js[i].name, round,
                   tiles[round % 4], chunks[round % 4]);
+        const uint32_t last = c.key_bits > 0 ? 1u << c.key_bits : 0;
+        if (round % 4 == 0 && last && c.toff[last] > 0 && c.boff[last] > 0)
+            for (int i = 0; i < count; i++)
+                if (strcmp(js[i].j->name, "and") != 0)
+                    CHECK(stops_when_told(&js[i], &c, &work),
+                          "%s: round %d went on with the stop flag up", js[i].name, round);
         if (round % 5 == 0)
             for (int i = 0; i < count; i++)
                 CHECK(parts_add_up(&js[i], &c, want, tested, round % 10 ? 0 : 1, &work),
