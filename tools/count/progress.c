@@ -56,6 +56,12 @@ void qcp_line_format(const qc_progress *p, double elapsed, char *buf, size_t len
      * pace of the work counted by this run (resumed units took no time) */
     double pct = p->work_total > 0 ? 100.0 * p->work_done / p->work_total : 100.0;
     double counted = p->work_done - p->work_resumed, left = p->work_total - p->work_done;
+    /* [rounding] the work is summed over the units in more than one order
+     * (a part's: the plan's less the other parts'), so "none" may come out
+     * a hair off zero: no "-0.0%", and no ETA from a rounding error */
+    pct = pct < 0 ? 0 : pct > 100 ? 100 : pct;
+    if (counted <= 1e-9 * p->work_total)
+        counted = 0;
     char el[32], eta[32];
     format_duration(elapsed, el, sizeof el);
     if (counted > 0 && elapsed > 0)
