@@ -294,8 +294,7 @@ qcj_unit_ref qcj_unit_at(const qcj_plan *p, size_t unit)
 {
     size_t lo = run_hint;
     if (!(lo < p->runs && p->run_start[lo] <= unit && unit < p->run_start[lo + 1])) {
-        if (lo + 1 < p->runs && p->run_start[lo] <= unit && p->run_start[lo + 1] <= unit
-            && unit < p->run_start[lo + 2])
+        if (lo + 1 < p->runs && p->run_start[lo + 1] <= unit && unit < p->run_start[lo + 2])
             lo++;                           /* [run hint] the next run */
         else {
             size_t hi = p->runs;

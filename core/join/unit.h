@@ -17,8 +17,9 @@
 /* Counts unit `unit` (< p->units) into *out with the working memory sc
  * and the joiner of kind `joiner` (joiner.h),
  * reading the thread's stop flag (qc_stop_flag, stop.h) once per column
- * set, during band building and between the chunks of a tiled join.  Returns QC_OK; QC_ENOMEM when out of
- * memory; QC_ESTOP when the stop flag cut the unit short.  *out is written
+ * set, during band building and between the chunks of a tiled join.
+ * Returns QC_OK; QC_ENOMEM when out of memory; QC_ESTOP when the stop
+ * flag cut the unit short.  *out is written
  * only on QC_OK.  unit.c, with bands.c, halves.c and the pair counting, is
  * built once per ISA level ([per-level objects], isa.h); qcj_count_unit
  * runs the level qc_isa_current() names. */
