@@ -44,9 +44,8 @@ typedef struct run_state {
     int ran;                  /* made: the system may let fewer start     */
     qct_thread_sum sum;       /* the threads' tallies, each added as it ends */
     size_t unit_count;        /* the plan's                               */
-    size_t *todo;             /* the units to count, not known before     */
-    long units;               /* in todo                                  */
-    long next;                /* the next index of todo to count (atomic) */
+    qct_todo todo;            /* the units to count, not known before     */
+    size_t next;              /* the next unit to look at (atomic)        */
     pthread_mutex_t report_lock;  /* around the hooks and sum             */
     qc_tally known;           /* summed from unit_known                   */
     size_t resumed;           /* units known                              */
@@ -58,7 +57,7 @@ typedef struct run_state {
 static void run_close(run_state *r)
 {
     pthread_mutex_destroy(&r->report_lock);
-    free(r->todo);
+    qct_todo_close(&r->todo);
     qct_topology_close(r->topo);
 }
 
@@ -73,17 +72,15 @@ static int run_open(run_state *r, const qc_plan *plan, const qc_run_options *opt
     r->bind = opts ? opts->bind : QC_BIND_PIN;
     r->threads = opts && opts->threads > 0 ? opts->threads : qct_topology_slots(r->topo, r->bind);
     r->unit_count = qc_plan_unit_count(plan);
-    r->todo = malloc(sizeof *r->todo * (r->unit_count ? r->unit_count : 1));
-    if (!r->todo) {
+    r->ran = r->threads;
+    double start = qct_now_seconds();
+    if (qct_todo_open(&r->todo, opts, r->unit_count, &r->known, &r->resumed) != QC_OK) {
         run_close(r);
         return QC_ENOMEM;
     }
-    r->ran = r->threads;
-    double start = qct_now_seconds();
-    r->units = (long)qct_units_to_do(opts, r->unit_count, r->todo, &r->known, &r->resumed);
     r->stop = opts ? opts->stop : NULL;
     r->report = opts && (opts->unit_done || opts->progress);
-    qct_report_begin(&r->rep, opts, plan, r->todo, (size_t)r->units, r->resumed, start);
+    qct_report_begin(&r->rep, opts, plan, &r->todo, r->resumed, start);
     return QC_OK;
 }
 
@@ -111,17 +108,18 @@ static void count_unit(run_state *r, size_t unit, qct_thread_sum *mine)
 }
 
 /* One member of the team: units from the shared counter until none is
- * left or the run stops. */
+ * left or the run stops; a unit known before is passed over. */
 static void count_member(void *ctx, int me, int team)
 {
     run_state *r = ctx;
     qct_topology_bind_thread(r->topo, me, team, r->bind);
     qct_thread_sum mine = {0};
     for (;;) {
-        long i = __atomic_fetch_add(&r->next, 1, __ATOMIC_RELAXED);
-        if (i >= r->units || stopping(r))
+        size_t unit = __atomic_fetch_add(&r->next, 1, __ATOMIC_RELAXED);
+        if (unit >= r->unit_count || stopping(r))
             break;
-        count_unit(r, r->todo[i], &mine);
+        if (qct_todo_has(&r->todo, unit))
+            count_unit(r, unit, &mine);
     }
     pthread_mutex_lock(&r->report_lock);
     r->sum.solutions += mine.solutions;

@@ -5,25 +5,52 @@
  */
 #include "unit_step.h"
 
+#include <stdlib.h>
+
 #include "qct_clock.h"
 
-size_t qct_units_to_do(const qc_run_options *opts, size_t units, size_t *todo,
-                       qc_tally *known, size_t *resumed)
+int qct_todo_open(qct_todo *t, const qc_run_options *opts, size_t units, qc_tally *known,
+                  size_t *resumed)
 {
-    size_t left = 0;
     *known = (qc_tally){0, 0};
     *resumed = 0;
+    *t = (qct_todo){.bits = calloc(units / 64 + 1, sizeof *t->bits)};
+    if (!t->bits)
+        return QC_ENOMEM;
+    t->units = units;
     for (size_t u = 0; u < units; u++) {
-        qc_tally t;
-        if (opts && opts->unit_known && opts->unit_known(opts->hook_ctx, u, &t)) {
-            known->solutions += t.solutions;   /* resumed from a ledger */
-            known->placements += t.placements;
+        qc_tally k;
+        if (opts && opts->unit_known && opts->unit_known(opts->hook_ctx, u, &k)) {
+            known->solutions += k.solutions;   /* resumed from a ledger */
+            known->placements += k.placements;
             (*resumed)++;
         } else {
-            todo[left++] = u;
+            t->bits[u / 64] |= (uint64_t)1 << (u % 64);
+            t->count++;
         }
     }
-    return left;
+    return QC_OK;
+}
+
+void qct_todo_close(qct_todo *t)
+{
+    free(t->bits);
+    *t = (qct_todo){0};
+}
+
+size_t qct_todo_next(const qct_todo *t, size_t from)
+{
+    if (from >= t->units)
+        return t->units;
+    size_t w = from / 64;
+    uint64_t word = t->bits[w] & (~(uint64_t)0 << (from % 64));
+    const size_t words = (t->units + 63) / 64;
+    while (!word) {
+        if (++w >= words)
+            return t->units;
+        word = t->bits[w];
+    }
+    return w * 64 + (size_t)__builtin_ctzll(word);   /* bits past units are never set */
 }
 
 qct_step qct_count_step(const qc_plan *plan, size_t unit, const int *stop, int *first_error,
@@ -40,14 +67,16 @@ qct_step qct_count_step(const qc_plan *plan, size_t unit, const int *stop, int *
 }
 
 void qct_report_begin(qct_reporter *r, const qc_run_options *hooks, const qc_plan *plan,
-                      const size_t *todo, size_t count, size_t resumed, double start)
+                      const qct_todo *todo, size_t resumed, double start)
 {
     const size_t units = qc_plan_unit_count(plan);
     double total = 0, left = 0;
-    for (size_t u = 0; u < units; u++)
-        total += qc_plan_unit_cost(plan, u);
-    for (size_t i = 0; i < count; i++)
-        left += qc_plan_unit_cost(plan, todo[i]);
+    for (size_t u = 0; u < units; u++) {
+        const double cost = qc_plan_unit_cost(plan, u);
+        total += cost;
+        if (qct_todo_has(todo, u))
+            left += cost;
+    }
     *r = (qct_reporter){
         .hooks = hooks,
         .plan = plan,

@@ -8,15 +8,33 @@
 #define QCT_UNIT_STEP_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "qcount.h"
 
-/* The units of a plan that opts->unit_known does not hold, in plan order,
- * into todo[] (room for `units`); the known ones' tallies are summed into
- * *known and counted in *resumed (both start at zero here).  Returns how
- * many are left to do.  opts may be NULL. */
-size_t qct_units_to_do(const qc_run_options *opts, size_t units, size_t *todo,
-                       qc_tally *known, size_t *resumed);
+/* The units of a run left to count: one bit a unit, in plan order (5 MB
+ * for N=28's 40 million units, where a list of their numbers took 321 MB). */
+typedef struct qct_todo {
+    uint64_t *bits;           /* bit u of word u/64: unit u is to count   */
+    size_t units;             /* the plan's                               */
+    size_t count;             /* bits set                                 */
+} qct_todo;
+
+/* Every unit of a plan of `units` that opts->unit_known does not hold goes
+ * into *t; the known ones' tallies are summed into *known and counted in
+ * *resumed (both start at zero here).  opts may be NULL.  Returns QC_OK,
+ * or QC_ENOMEM (*t then empty, safe to close). */
+int qct_todo_open(qct_todo *t, const qc_run_options *opts, size_t units, qc_tally *known,
+                  size_t *resumed);
+void qct_todo_close(qct_todo *t);
+
+static inline int qct_todo_has(const qct_todo *t, size_t unit)
+{
+    return unit < t->units && (t->bits[unit / 64] >> (unit % 64) & 1);
+}
+
+/* The first unit to count at or after `from`, or t->units if none. */
+size_t qct_todo_next(const qct_todo *t, size_t from);
 
 /* What one counting thread did, alone on its cache line(s), so that no
  * two threads write the same line (false sharing); summed once at the end. */
@@ -67,10 +85,10 @@ typedef struct qct_reporter {
                                       atomically: others may read it)      */
 } qct_reporter;
 
-/* Starts the books: the plan's units, `resumed` of them known, the other
- * `count` in todo to be counted; calls progress once, before counting. */
+/* Starts the books: the plan's units, `resumed` of them known, the ones
+ * in todo to be counted; calls progress once, before counting. */
 void qct_report_begin(qct_reporter *r, const qc_run_options *hooks, const qc_plan *plan,
-                      const size_t *todo, size_t count, size_t resumed, double start);
+                      const qct_todo *todo, size_t resumed, double start);
 /* One unit counted: unit_done (until one fails), and the progress books. */
 void qct_report_unit(qct_reporter *r, size_t unit, const qc_tally *t);
 /* Calls progress with where the run stands now. */

@@ -17,6 +17,36 @@ void qct_rank_open(qct_rank *s, const qc_plan *plan)
     s->plan = plan;
 }
 
+void qct_rank_wait_for(qct_rank *s, const qct_todo *todo)
+{
+    s->rest = todo;
+    s->cursor = 0;
+    s->rest_left = todo->count;
+}
+
+void qct_rank_drop_waiting(qct_rank *s)
+{
+    s->head = s->tail;
+    s->rest_left = 0;
+}
+
+/* The next waiting unit into *unit: the queue's first, else the rest's
+ * next in plan order.  Returns 0 when none waits.  Call with the lock
+ * held. */
+static int take_one(qct_rank *s, size_t *unit)
+{
+    if (s->head < s->tail) {
+        *unit = s->queue[s->head++];
+        return 1;
+    }
+    if (s->rest_left == 0)
+        return 0;
+    *unit = qct_todo_next(s->rest, s->cursor);
+    s->cursor = *unit + 1;
+    s->rest_left--;
+    return 1;
+}
+
 void qct_rank_close(qct_rank *s)
 {
     free(s->queue);
@@ -92,8 +122,7 @@ void qct_rank_counter(qct_rank *s, qct_thread_sum *mine)
         if (__atomic_load_n(&s->halt, __ATOMIC_RELAXED)) {
             finished = 1;
             s->counters_running--;
-        } else if (s->head < s->tail) {
-            unit = s->queue[s->head++];
+        } else if (take_one(s, &unit)) {
             got = 1;
         } else if (s->no_more) {
             finished = 1;
@@ -116,11 +145,9 @@ void qct_rank_counter(qct_rank *s, qct_thread_sum *mine)
 size_t qct_rank_take_units(qct_rank *s, size_t max, size_t *dst)
 {
     omp_set_lock(&s->lock);
-    size_t n = s->tail - s->head;
-    if (n > max)
-        n = max;
-    memcpy(dst, s->queue + s->head, n * sizeof *dst);
-    s->head += n;
+    size_t n = 0;
+    while (n < max && take_one(s, &dst[n]))
+        n++;
     omp_unset_lock(&s->lock);
     return n;
 }

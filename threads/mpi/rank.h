@@ -30,6 +30,10 @@ typedef struct qct_rank {
                                  and on any rank by a failure (atomic)    */
     size_t *queue;            /* units waiting on this rank: [head, tail) */
     size_t head, tail, cap;
+    const qct_todo *rest;     /* rank 0: the run's units, waiting behind the
+                                 queue in plan order from `cursor` on
+                                 (NULL elsewhere: all come as replies)     */
+    size_t cursor, rest_left; /* ... and how many of them are left there  */
     int no_more;              /* nothing more will join the queue        */
     qct_wire_result *outbox;  /* tallies waiting to be sent or summed    */
     size_t out_len, out_cap;
@@ -43,11 +47,25 @@ typedef struct qct_rank {
 void qct_rank_open(qct_rank *s, const qc_plan *plan);
 void qct_rank_close(qct_rank *s);
 
-/* A counting thread: takes the next queued unit until told nothing more
- * comes and the queue is empty, or halted; sums what it did in *mine. */
+/* A counting thread: takes the next waiting unit until told nothing more
+ * comes and none waits, or halted; sums what it did in *mine. */
 void qct_rank_counter(qct_rank *s, qct_thread_sum *mine);
 
-/* Takes up to `max` queued units off the front (rank 0 handing out). */
+/* Rank 0: every unit of todo waits behind the queue, in plan order.
+ * todo must outlive the rank's counting. */
+void qct_rank_wait_for(qct_rank *s, const qct_todo *todo);
+
+/* Units waiting: the queue's and, on rank 0, the rest's.  Call with the
+ * lock held. */
+static inline size_t qct_rank_waiting(const qct_rank *s)
+{
+    return s->tail - s->head + s->rest_left;
+}
+
+/* Drops every unit waiting (a run that quits).  Call with the lock held. */
+void qct_rank_drop_waiting(qct_rank *s);
+
+/* Takes up to `max` waiting units off the front (rank 0 handing out). */
 size_t qct_rank_take_units(qct_rank *s, size_t max, size_t *dst);
 
 /* The system let this rank no counting thread: its messenger counts the next

@@ -31,33 +31,34 @@ void qct_root_open(qct_root *b, qct_rank *s, const qc_run_options *opts, int ran
     b->units = qc_plan_unit_count(s->plan);
     b->ranks = ranks;
     b->silence = silence;
-    size_t u = b->units ? b->units : 1;
-    s->queue = malloc(u * sizeof *s->queue);
-    b->seen = calloc(u, 1);
-    b->holder = calloc(u, sizeof *b->holder);
+    b->seen = calloc(b->units ? b->units : 1, 1);
+    b->held = calloc((size_t)ranks, sizeof *b->held);
     b->heard = calloc((size_t)ranks, sizeof *b->heard);
     b->state = calloc((size_t)ranks, 1);
-    if (!s->queue || !b->seen || !b->holder || !b->heard || !b->state)
+    if (!b->seen || !b->held || !b->heard || !b->state
+        || qct_todo_open(&b->list, opts, b->units, &b->known, &b->resumed) != QC_OK)
         MPI_Abort(MPI_COMM_WORLD, 2);
     for (int r = 0; r < ranks; r++)
         b->heard[r] = start;
-    s->tail = qct_units_to_do(opts, b->units, s->queue, &b->known, &b->resumed);
-    s->cap = b->units;
+    qct_rank_wait_for(s, &b->list);
     s->no_more = ranks <= 1;   /* else once every worker is done or silent */
     s->stop = opts ? opts->stop : NULL;
-    b->todo = s->tail;
-    qct_report_begin(&b->rep, opts, s->plan, s->queue, s->tail, b->resumed, start);
+    b->todo = b->list.count;
+    qct_report_begin(&b->rep, opts, s->plan, &b->list, b->resumed, start);
 }
 
 void qct_root_close(qct_root *b)
 {
+    for (int r = 0; b->held && r < b->ranks; r++)
+        free(b->held[r].unit);
+    qct_todo_close(&b->list);
     free(b->seen);
-    free(b->holder);
+    free(b->held);
     free(b->heard);
     free(b->state);
     free(b->again);
     b->seen = NULL;
-    b->holder = NULL;
+    b->held = NULL;
     b->heard = NULL;
     b->state = NULL;
     b->again = NULL;
@@ -107,7 +108,6 @@ static void absorb(qct_root *b, const qct_wire_result *r, size_t n, int source)
             continue;
         }
         b->seen[r[i].unit] |= QCT_SEEN;
-        b->holder[r[i].unit] = 0;
         if (b->seen[r[i].unit] & QCT_AGAIN) {
             qct_again *a = find_again(b, r[i].unit);
             if (a) {
@@ -135,7 +135,7 @@ static int must_quit(qct_rank *s, qct_root *b)
     if ((s->stop && __atomic_load_n(s->stop, __ATOMIC_RELAXED)) || b->rep.hook_failed
         || b->failed_rank >= 0 || qct_job_lost_launcher()) {
         omp_set_lock(&s->lock);
-        s->head = s->tail;
+        qct_rank_drop_waiting(s);
         omp_unset_lock(&s->lock);
         __atomic_store_n(&s->halt, 1, __ATOMIC_RELAXED);
         return 1;
@@ -143,20 +143,37 @@ static int must_quit(qct_rank *s, qct_root *b)
     return 0;
 }
 
+/* Notes n units handed to worker r.  Units come back from its list
+ * lazily: when it is full, the ones counted since are dropped first, so it
+ * holds about what r was handed and has not sent back. */
+static void note_held(qct_root *b, int r, const size_t *unit, size_t n)
+{
+    qct_held *h = &b->held[r];
+    if (h->len + n > h->cap) {
+        size_t kept = 0;
+        for (size_t i = 0; i < h->len; i++)
+            if (!(b->seen[h->unit[i]] & QCT_SEEN))
+                h->unit[kept++] = h->unit[i];
+        h->len = kept;
+        qct_grow_or_abort((void **)&h->unit, &h->cap, 2 * (h->len + n), sizeof *h->unit);
+    }
+    memcpy(h->unit + h->len, unit, n * sizeof *unit);
+    h->len += n;
+}
+
 /* Answers an ASK for `want` units: a guided share of what is left. */
 static void grant_units(qct_rank *s, qct_root *b, int ranks, size_t want, int dest, qct_post *post,
                         size_t **grant, size_t *grant_cap)
 {
     omp_set_lock(&s->lock);
-    size_t left = s->tail - s->head;
+    size_t left = qct_rank_waiting(s);
     omp_unset_lock(&s->lock);
     size_t cap = left / (2 * (size_t)ranks);   /* guided: shrink near the end */
     if (want > cap)
         want = cap > 0 ? cap : 1;
     qct_grow_or_abort((void **)grant, grant_cap, want + 1, sizeof **grant);
     (*grant)[0] = qct_rank_take_units(s, want, *grant + 1);
-    for (size_t i = 0; i < (*grant)[0]; i++)
-        b->holder[(*grant)[1 + i]] = dest;
+    note_held(b, dest, *grant + 1, (*grant)[0]);
     qct_send_work(post, *grant, dest);
 }
 
@@ -168,24 +185,22 @@ static void take_back(qct_rank *s, qct_root *b, int r)
     b->silent++;
     if (b->ever_silent++ == 0)
         b->first_silent = r;
+    qct_held *h = &b->held[r];
     size_t k = 0;
-    for (size_t u = 0; u < b->units; u++)
-        if (b->holder[u] == r && !(b->seen[u] & QCT_SEEN))
-            k++;
+    for (size_t i = 0; i < h->len; i++)
+        if (!(b->seen[h->unit[i]] & QCT_SEEN))
+            h->unit[k++] = h->unit[i];
+    h->len = 0;
     if (k == 0)
         return;
     qct_grow_or_abort((void **)&b->again, &b->cap_again, b->n_again + k, sizeof *b->again);
     omp_set_lock(&s->lock);
-    /* every unit is in at most one place (the list, a holder, counted),
-     * so the list and the units taken back fit in its b->units slots */
-    size_t left = s->tail - s->head;
+    const size_t left = s->tail - s->head;
+    qct_grow_or_abort((void **)&s->queue, &s->cap, k + left, sizeof *s->queue);
     memmove(s->queue + k, s->queue + s->head, left * sizeof *s->queue);
-    size_t i = 0;
-    for (size_t u = 0; u < b->units; u++) {
-        if (b->holder[u] != r || (b->seen[u] & QCT_SEEN))
-            continue;
-        b->holder[u] = 0;
-        s->queue[i++] = u;
+    for (size_t i = 0; i < k; i++) {
+        const size_t u = h->unit[i];
+        s->queue[i] = u;
         if (!(b->seen[u] & QCT_AGAIN)) {
             b->seen[u] |= QCT_AGAIN;
             b->again[b->n_again++] = (qct_again){.first = {.unit = u}};
@@ -270,7 +285,7 @@ int qct_root_messenger(qct_rank *s, qct_root *b, int ranks, int counters, qct_th
          * list, so rank 0's counters leave once it runs dry */
         int working = ranks - 1 - m.lasts - b->silent;
         omp_set_lock(&s->lock);
-        int queued = s->head < s->tail;
+        int queued = qct_rank_waiting(s) > 0;
         if (!queued && working == 0)
             s->no_more = 1;
         int through = s->no_more && s->counters_running == 0 && s->out_len == 0 && !queued;

@@ -37,12 +37,20 @@ typedef struct qct_again {
     int rank;                 /* the rank that sent it                   */
 } qct_again;
 
+/* The units handed to one worker, in the order granted; some may have
+ * come back since (QCT_SEEN), and are dropped when the list grows. */
+typedef struct qct_held {
+    size_t *unit;
+    size_t len, cap;
+} qct_held;
+
 typedef struct qct_root {
     qct_reporter rep;         /* the hooks and where the run stands      */
     int failed_rank;          /* the first rank out of memory, or -1     */
     size_t units;             /* the plan's */
+    qct_todo list;            /* the units to count when it started      */
     unsigned char *seen;      /* [units]: QCT_SEEN, QCT_AGAIN bits       */
-    int *holder;              /* [units]: the worker holding it, or 0    */
+    qct_held *held;           /* [ranks]: what each worker was handed    */
     size_t arrived, bad;      /* results taken; unknown or repeated ones */
     /* [silence] */
     int ranks;
@@ -71,8 +79,9 @@ enum { QCT_WORKING = 0, QCT_DONE = 1, QCT_SILENT = 2 };
 #define QCT_ROOT_NONE ((qct_root){.failed_rank = -1, .first_silent = -1})
 
 /* Rank 0: the books and its rank's to-do list (every unit unit_known does
- * not hold, in plan order: big ones first, all queued; more may come back
- * from a silent worker until every worker is done or silent); calls progress
+ * not hold, waiting in plan order, big ones first, one bit a unit; more
+ * may come back from a silent worker, to the front of the queue, until
+ * every worker is done or silent); calls progress
  * once.  silence: seconds (qct_mpi_silence).  Ends the job when out of
  * memory. */
 void qct_root_open(qct_root *b, qct_rank *s, const qc_run_options *opts, int ranks,

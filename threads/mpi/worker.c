@@ -93,7 +93,7 @@ static look look_at(worker *w)
     /* read under the lock: a counter fails before it leaves, so a rank
      * that sees its counters through sees their failure too */
     l.failed = __atomic_load_n(&s->failed, __ATOMIC_RELAXED) != QC_OK;
-    l.queued = s->tail - s->head;
+    l.queued = qct_rank_waiting(s);
     l.no_more = s->no_more;
     if (s->starved != w->starved && !w->in_flight) {
         /* a thread waited: ask earlier and for more */
