@@ -12,8 +12,10 @@
 
 #include "qcount.h"
 
-/* The units of a run left to count: one bit a unit, in plan order (5 MB
- * for N=28's 40 million units, where a list of their numbers took 321 MB). */
+/* [todo bits] The units of a run left to count: one bit a unit, in plan
+ * order (5 MB for N=28's 40 million units, where a list of their numbers
+ * took 321 MB).  qc_run's threads and MPI's rank 0 both take units from it
+ * in plan order. */
 typedef struct qct_todo {
     uint64_t *bits;           /* bit u of word u/64: unit u is to count   */
     size_t units;             /* the plan's                               */
