@@ -149,6 +149,8 @@ static int must_quit(qct_rank *s, qct_root *b)
 static void note_held(qct_root *b, int r, const size_t *unit, size_t n)
 {
     qct_held *h = &b->held[r];
+    if (n == 0)
+        return;   /* a reply of none: h->unit may still be NULL */
     if (h->len + n > h->cap) {
         size_t kept = 0;
         for (size_t i = 0; i < h->len; i++)

@@ -81,9 +81,8 @@ enum { QCT_WORKING = 0, QCT_DONE = 1, QCT_SILENT = 2 };
 /* Rank 0: the books and its rank's to-do list (every unit unit_known does
  * not hold, waiting in plan order, big ones first, one bit a unit; more
  * may come back from a silent worker, to the front of the queue, until
- * every worker is done or silent); calls progress
- * once.  silence: seconds (qct_mpi_silence).  Ends the job when out of
- * memory. */
+ * every worker is done or silent); calls progress once.  silence: seconds
+ * (qct_mpi_silence).  Ends the job when out of memory. */
 void qct_root_open(qct_root *b, qct_rank *s, const qc_run_options *opts, int ranks,
                    double silence, double start);
 void qct_root_close(qct_root *b);
