@@ -146,17 +146,24 @@ static int must_quit(qct_rank *s, qct_root *b)
 /* Notes n units handed to worker r.  Units come back from its list
  * lazily: when it is full, the ones counted since are dropped first, so it
  * holds about what r was handed and has not sent back. */
+/* Drops from h the units whose tallies came back; returns how many are
+ * left (still held). */
+static size_t held_not_back(const qct_root *b, qct_held *h)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < h->len; i++)
+        if (!(b->seen[h->unit[i]] & QCT_SEEN))
+            h->unit[kept++] = h->unit[i];
+    return h->len = kept;
+}
+
 static void note_held(qct_root *b, int r, const size_t *unit, size_t n)
 {
     qct_held *h = &b->held[r];
     if (n == 0)
         return;   /* a reply of none: h->unit may still be NULL */
     if (h->len + n > h->cap) {
-        size_t kept = 0;
-        for (size_t i = 0; i < h->len; i++)
-            if (!(b->seen[h->unit[i]] & QCT_SEEN))
-                h->unit[kept++] = h->unit[i];
-        h->len = kept;
+        held_not_back(b, h);
         qct_grow_or_abort((void **)&h->unit, &h->cap, 2 * (h->len + n), sizeof *h->unit);
     }
     memcpy(h->unit + h->len, unit, n * sizeof *unit);
@@ -188,11 +195,8 @@ static void take_back(qct_rank *s, qct_root *b, int r)
     if (b->ever_silent++ == 0)
         b->first_silent = r;
     qct_held *h = &b->held[r];
-    size_t k = 0;
-    for (size_t i = 0; i < h->len; i++)
-        if (!(b->seen[h->unit[i]] & QCT_SEEN))
-            h->unit[k++] = h->unit[i];
-    h->len = 0;
+    const size_t k = held_not_back(b, h);
+    h->len = 0;                     /* its first k entries are read below */
     if (k == 0)
         return;
     qct_grow_or_abort((void **)&b->again, &b->cap_again, b->n_again + k, sizeof *b->again);
