@@ -31,7 +31,7 @@ void qct_root_open(qct_root *b, qct_rank *s, const qc_run_options *opts, int ran
     b->units = qc_plan_unit_count(s->plan);
     b->ranks = ranks;
     b->silence = silence;
-    b->seen = calloc(b->units ? b->units : 1, 1);
+    b->seen = calloc(b->units / 32 + 1, sizeof *b->seen);
     b->held = calloc((size_t)ranks, sizeof *b->held);
     b->heard = calloc((size_t)ranks, sizeof *b->heard);
     b->state = calloc((size_t)ranks, 1);
@@ -64,6 +64,17 @@ void qct_root_close(qct_root *b)
     b->again = NULL;
 }
 
+/* [seen bits] whether unit u has flag (QCT_SEEN or QCT_AGAIN) */
+static inline int seen(const qct_root *b, size_t u, unsigned flag)
+{
+    return (int)(b->seen[u / 32] >> (2 * (u % 32)) & flag);
+}
+
+static inline void see(qct_root *b, size_t u, unsigned flag)
+{
+    b->seen[u / 32] |= (uint64_t)flag << (2 * (u % 32));
+}
+
 /* The record of a unit handed out again, or NULL.  Linear: such units are
  * the few a silent worker held, and their tallies rarely come twice. */
 static qct_again *find_again(qct_root *b, size_t unit)
@@ -78,7 +89,7 @@ static qct_again *find_again(qct_root *b, size_t unit)
  * unit was handed out again and the tally is the same, else noted. */
 static void absorb_repeat(qct_root *b, const qct_wire_result *r, int source)
 {
-    qct_again *a = (b->seen[r->unit] & QCT_AGAIN) ? find_again(b, r->unit) : NULL;
+    qct_again *a = seen(b, r->unit, QCT_AGAIN) ? find_again(b, r->unit) : NULL;
     if (!a || !a->counted) {
         b->bad++;
         return;
@@ -103,12 +114,12 @@ static void absorb(qct_root *b, const qct_wire_result *r, size_t n, int source)
             b->bad++;
             continue;
         }
-        if (b->seen[r[i].unit] & QCT_SEEN) {
+        if (seen(b, r[i].unit, QCT_SEEN)) {
             absorb_repeat(b, &r[i], source);
             continue;
         }
-        b->seen[r[i].unit] |= QCT_SEEN;
-        if (b->seen[r[i].unit] & QCT_AGAIN) {
+        see(b, r[i].unit, QCT_SEEN);
+        if (seen(b, r[i].unit, QCT_AGAIN)) {
             qct_again *a = find_again(b, r[i].unit);
             if (a) {
                 a->first = r[i];
@@ -152,7 +163,7 @@ static size_t held_not_back(const qct_root *b, qct_held *h)
 {
     size_t kept = 0;
     for (size_t i = 0; i < h->len; i++)
-        if (!(b->seen[h->unit[i]] & QCT_SEEN))
+        if (!seen(b, h->unit[i], QCT_SEEN))
             h->unit[kept++] = h->unit[i];
     return h->len = kept;
 }
@@ -207,8 +218,8 @@ static void take_back(qct_rank *s, qct_root *b, int r)
     for (size_t i = 0; i < k; i++) {
         const size_t u = h->unit[i];
         s->queue[i] = u;
-        if (!(b->seen[u] & QCT_AGAIN)) {
-            b->seen[u] |= QCT_AGAIN;
+        if (!seen(b, u, QCT_AGAIN)) {
+            see(b, u, QCT_AGAIN);
             b->again[b->n_again++] = (qct_again){.first = {.unit = u}};
         }
     }

@@ -25,6 +25,7 @@
 #define QCT_MPI_ROOT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "mpi_run.h"
 #include "rank.h"
@@ -49,7 +50,9 @@ typedef struct qct_root {
     int failed_rank;          /* the first rank out of memory, or -1     */
     size_t units;             /* the plan's */
     qct_todo list;            /* the units to count when it started      */
-    unsigned char *seen;      /* [units]: QCT_SEEN, QCT_AGAIN bits       */
+    uint64_t *seen;           /* [seen bits] QCT_SEEN, QCT_AGAIN: two bits
+                                 a unit, unit u's at bit 2 (u % 32) of
+                                 word u / 32 (N=28: 10 MB, not 40)       */
     qct_held *held;           /* [ranks]: what each worker was handed    */
     size_t arrived, bad;      /* results taken; unknown or repeated ones */
     /* [silence] */
