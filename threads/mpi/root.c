@@ -154,9 +154,6 @@ static int must_quit(qct_rank *s, qct_root *b)
     return 0;
 }
 
-/* Notes n units handed to worker r.  Units come back from its list
- * lazily: when it is full, the ones counted since are dropped first, so it
- * holds about what r was handed and has not sent back. */
 /* Drops from h the units whose tallies came back; returns how many are
  * left (still held). */
 static size_t held_not_back(const qct_root *b, qct_held *h)
@@ -168,6 +165,9 @@ static size_t held_not_back(const qct_root *b, qct_held *h)
     return h->len = kept;
 }
 
+/* Notes n units handed to worker r.  Units come back from its list
+ * lazily: when it is full, the ones counted since are dropped first, so it
+ * holds about what r was handed and has not sent back. */
 static void note_held(qct_root *b, int r, const size_t *unit, size_t n)
 {
     qct_held *h = &b->held[r];
