@@ -231,7 +231,7 @@ static void test_slices(const known_count *known)
  * from the plan's own wherever that cuts fewer. */
 static void test_set_units(const known_count *known)
 {
-    for (int n = 12; n <= 17; n++)
+    for (int n = 12; n <= 16; n++)
         for (int own = 0; own < 2; own++) {
             qcj_settings s = qcj_settings_of(n);
             s.set_units = 1;

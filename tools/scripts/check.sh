@@ -10,10 +10,12 @@ cd "$(dirname "$0")/../.."
 tools/scripts/install-deps.sh
 jobs=$(nproc)
 
+# The tests of each stage run nproc at a time: none depends on running alone
+# (the aarch64 stage below always ran them so, slower still under qemu).
 echo "== sanitizers: ASan+UBSan (label 'small')"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DQC_SANITIZE=address -DQC_BENCH=OFF >/dev/null
 cmake --build build-asan -j"$jobs" >/dev/null
-ctest --test-dir build-asan -L small --output-on-failure
+ctest --test-dir build-asan -L small -j"$jobs" --output-on-failure
 
 # TSan needs an OpenMP runtime it can see into: clang with LLVM's libomp and
 # its Archer tool, which tells TSan about OpenMP's barriers and hand-offs.
@@ -23,7 +25,7 @@ CC=clang CXX=clang++ cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DQC_SANI
 cmake --build build-tsan -j"$jobs" >/dev/null
 archer=$(ls /usr/lib/llvm-*/lib/libarcher.so | tail -n 1)
 OMP_TOOL_LIBRARIES=$archer TSAN_OPTIONS="ignore_noninstrumented_modules=1 halt_on_error=1" \
-    ctest --test-dir build-tsan -L small --output-on-failure
+    ctest --test-dir build-tsan -L small -j"$jobs" --output-on-failure
 
 # libFuzzer, briefly: the ledger reader and the argument parser (clang;
 # each target builds its own ASan+UBSan-instrumented copy of what it fuzzes).
