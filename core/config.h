@@ -84,8 +84,9 @@ static inline int qcj_unit_cols(int n)
  * N=17; the AND loop of the other levels is best at 4 there), N=18 6
  * (1.20 s against 1.28 at 7 and 1.36 at 5), N=19 8-9, N=20 10 (2.25
  * ns/solution against 2.42 at 9 and 2.66 at 11), N=21 11 (10: +2%),
- * N=22 13 (11-12: +7%, 14: +10%).  With the septet tables: N=17 4, 5
- * and 6 alike (302 ms), N=18 5, 6 and 7 alike (1.09-1.10 s; 4: 1.15),
+ * N=22 13 (11-12: +7%, 14: +10%).  With 7-bit tables (VPERMI2B, on an
+ * AMD EPYC): N=17 4, 5 and 6 alike (302 ms), N=18 5, 6 and 7 alike
+ * (1.09-1.10 s; 4: 1.15),
  * N=19 9 (8: +2%, 10: +8%), N=20 10 (1.83 ns; 9: +6%, 11: +19%), N=22
  * 12 and 13 alike (14: +9%): N-10 from N=20; never fewer than leave
  * the ANDed rest 32 bits wide (odd N >= 21 needs 2N-32), and at most 16.

@@ -84,7 +84,7 @@ static qc_isa_level best_level(void)
         ext_c = c;
     /* x86-64-v2: SSE3, SSSE3, CX16, SSE4.1, SSE4.2, POPCNT, LAHF; v3 adds
      * FMA, MOVBE, OSXSAVE, AVX, F16C (leaf 1), BMI1, AVX2, BMI2 (leaf 7),
-     * LZCNT; v4 adds AVX-512 F, DQ, CD, BW, VL (leaf 7 ebx); the septet
+     * LZCNT; v4 adds AVX-512 F, DQ, CD, BW, VL (leaf 7 ebx); the sextet
      * tables VBMI (ecx 1), GFNI (ecx 8) and VPOPCNTDQ (ecx 14) */
     const unsigned v3_c = BIT(0) | BIT(9) | BIT(12) | BIT(13) | BIT(19) | BIT(20) | BIT(22)
                         | BIT(23) | BIT(27) | BIT(28) | BIT(29);

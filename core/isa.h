@@ -11,7 +11,7 @@
  *   avx2        x86-64-v3: AVX2, BMI1/2, POPCNT, LZCNT, FMA;
  *   avx512      x86-64-v4: AVX-512 F, BW, CD, DQ, VL;
  *   avx512vbmi  x86-64-v4 with VBMI, VPOPCNTDQ and GFNI (Ice Lake and
- *               later Intel cores, AMD Zen 4 and later): the septet tables;
+ *               later Intel cores, AMD Zen 4 and later): the sextet tables;
  *   neon        64-bit Arm with Advanced SIMD (every aarch64 CPU).
  * The x86 levels are built on x86-64 alone (QC_ISA_X86), neon on aarch64
  * alone (QC_ISA_ARM64).  Everything else is built once, for the compiler's

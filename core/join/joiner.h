@@ -17,7 +17,7 @@
  *                              words on CPUs without 128-bit vectors);
  *           tables_avx2.c      VPSHUFB on 32 bytes, 8 tops x 32 bottoms;
  *           tables_avx512.c    VPSHUFB on 64 bytes, 8 tops x 64 bottoms;
- *           tables_avx512vbmi.c VPERMI2B on 7-bit digits, 8 x 64;
+ *           tables_avx512vbmi.c VPERMB on 6-bit digits, 8 x 64;
  *           tables_neon.c      TBL on 6-bit digits, 8 tops x 16 bottoms;
  *   and     one AND per pair (and_loop.c), every level: the count the
  *           tables are checked against, and the one an audit recounts

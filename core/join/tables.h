@@ -27,7 +27,7 @@
  *                              without 128-bit vectors)
  *   avx2         4 bit  byte   VPSHUFB, 32 bottoms
  *   avx512       4 bit  byte   VPSHUFB, 64 bottoms
- *   avx512vbmi   7 bit  byte   VPERMI2B (two-register table), 64 bottoms
+ *   avx512vbmi   6 bit  byte   VPERMB (one-register table), 64 bottoms
  *   neon         6 bit  byte   TBL of four registers, 16 bottoms
  */
 #ifndef QCJ_TABLES_H

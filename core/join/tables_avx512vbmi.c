@@ -1,11 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * tables_avx512vbmi.c — the byte-table joiner ([byte tables], tables.h)
- * of the avx512vbmi level: 7-bit digits ("septets") whose 128-byte tables
- * VPERMI2B looks up from two registers (AVX-512 VBMI), 8 tops by 64
- * bottoms a lookup, so a 32-bit ANDed part takes 5 lookups where nibbles
- * take 8; VPOPCNTQ (VPOPCNTDQ) counts the pairs.  Tricks, named where they
+ * of the avx512vbmi level: 6-bit digits ("sextets") whose 64-byte tables
+ * VPERMB looks up from one register (AVX-512 VBMI), 8 tops by 64 bottoms
+ * a lookup, so a 28-bit ANDed part (N=18) takes 5 lookups where nibbles
+ * take 7; VPOPCNTQ (VPOPCNTDQ) counts the pairs.  Tricks, named where they
  * are used:
+ *   [one-register tables] 6 bits a digit, not 7: a lookup in one
+ *                register (VPERMB) took half the time of one in two
+ *                (VPERMI2B, a 7-bit table) in a throughput loop on an
+ *                Intel Xeon (family 6, model 207), so at N=18 a sweep's
+ *                vector is 5 lookups instead of 4 at twice the cost
+ *                (docs/PERFORMANCE.md);
  *   [bit planes] a block's tables are built from its 8 tops' bit planes
  *                (one byte per bit: which tops have it), transposed by
  *                GF2P8AFFINEQB (GFNI): entry v of a digit's table is the
@@ -17,11 +23,11 @@
 #include "tables.h"
 
 #define TBL_BLOCK 8
-#define TBL_DIGIT_BITS 7
-#define TBL_DIGITS_MAX 10
+#define TBL_DIGIT_BITS 6
+#define TBL_DIGITS_MAX 11
 
 typedef struct tbl_block {
-    __m512i t[2 * TBL_DIGITS_MAX];   /* digit j: entries 0..63 in t[2j], 64..127 in t[2j+1] */
+    __m512i t[TBL_DIGITS_MAX];   /* digit j's 64 entries: [one-register tables] */
 } tbl_block;
 
 typedef __m512i tbl_sums;            /* qword sums */
@@ -36,8 +42,7 @@ static inline uint64_t tbl_sums_total(tbl_sums s)
     return (uint64_t)_mm512_reduce_add_epi64(s);
 }
 
-/* Lanes 0..63 of a table half whose index has bit t set, t < 6 (bit 6
- * picks the half). */
+/* Lanes 0..63 of a table whose index has bit t set, t < 6. */
 static const uint64_t lanes_with_bit[6] = {
     0xAAAAAAAAAAAAAAAAull, 0xCCCCCCCCCCCCCCCCull, 0xF0F0F0F0F0F0F0F0ull,
     0xFF00FF00FF00FF00ull, 0xFFFF0000FFFF0000ull, 0xFFFFFFFF00000000ull,
@@ -69,27 +74,23 @@ static inline __attribute__((always_inline)) void tbl_build(tbl_block *b, const 
     const __m512i missing = _mm512_set1_epi8((char)(0xffu << n));   /* clash with all */
     for (int j = 0; j < digits; j++) {
         __m512i lo = missing;
-        for (int bit = 0; bit < 6 && 7 * j + bit < 64; bit++)
+        for (int bit = 0; bit < 6 && 6 * j + bit < 64; bit++)
             lo = _mm512_or_si512(lo, _mm512_maskz_permutexvar_epi8(
-                                         lanes_with_bit[bit], _mm512_set1_epi8((char)(7 * j + bit)), planes));
-        b->t[2 * j] = lo;
-        b->t[2 * j + 1] = 7 * j + 6 < 64
-                              ? _mm512_or_si512(lo, _mm512_permutexvar_epi8(
-                                                        _mm512_set1_epi8((char)(7 * j + 6)), planes))
-                              : lo;
+                                         lanes_with_bit[bit], _mm512_set1_epi8((char)(6 * j + bit)), planes));
+        b->t[j] = lo;
     }
 }
 
 /* Which of the 8 tops clash with each of the 64 bottoms of the planes at
- * p (the low 7 bits of each plane byte index its digit's table). */
+ * p (each plane byte, below 64, indexes its digit's table). */
 static inline __attribute__((always_inline)) __m512i clash_at(const tbl_block *b, const uint8_t *p,
                                                                size_t stride, const int digits)
 {
-    __m512i clash = _mm512_permutex2var_epi8(b->t[0], _mm512_loadu_si512(p), b->t[1]);
+    /* [one-register tables] */
+    __m512i clash = _mm512_permutexvar_epi8(_mm512_loadu_si512(p), b->t[0]);
     for (int j = 1; j < digits; j++)
-        clash = _mm512_or_si512(clash, _mm512_permutex2var_epi8(
-                                           b->t[2 * j], _mm512_loadu_si512(p + (size_t)j * stride),
-                                           b->t[2 * j + 1]));
+        clash = _mm512_or_si512(clash, _mm512_permutexvar_epi8(
+                                           _mm512_loadu_si512(p + (size_t)j * stride), b->t[j]));
     return clash;
 }
 
