@@ -86,10 +86,12 @@ static inline int qcj_unit_cols(int n)
  * ns/solution against 2.42 at 9 and 2.66 at 11), N=21 11 (10: +2%),
  * N=22 13 (11-12: +7%, 14: +10%).  With 7-bit tables (VPERMI2B, on an
  * AMD EPYC): N=17 4, 5 and 6 alike (302 ms), N=18 5, 6 and 7 alike
- * (1.09-1.10 s; 4: 1.15),
- * N=19 9 (8: +2%, 10: +8%), N=20 10 (1.83 ns; 9: +6%, 11: +19%), N=22
- * 12 and 13 alike (14: +9%): N-10 from N=20; never fewer than leave
- * the ANDed rest 32 bits wide (odd N >= 21 needs 2N-32), and at most 16.
+ * (1.09-1.10 s; 4: 1.15), N=19 9 (8: +2%, 10: +8%), N=20 10 (1.83 ns;
+ * 9: +6%, 11: +19%), N=22 12 and 13 alike (14: +9%); on an Intel Xeon,
+ * still 7-bit, N=18 at 7 and 8 took 1.06 and 1.04 times 6's time
+ * (docs/PERFORMANCE.md).  The 6-bit tables are not measured at other k.
+ * N-10 from N=20; never fewer than leave the ANDed rest 32 bits wide
+ * (odd N >= 21 needs 2N-32), and at most 16.
  * From N=25 the rest may be 64 bits wide, and 16 stays: on one sample of
  * N=25's units (qcount_sample 25 --units 8 --sets 2 --seed 7 --key-bits
  * K, the same sets each time, a loaded machine) 14 took 6.37 ns a

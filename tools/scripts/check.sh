@@ -10,8 +10,9 @@ cd "$(dirname "$0")/../.."
 tools/scripts/install-deps.sh
 jobs=$(nproc)
 
-# The tests of each stage run nproc at a time: none depends on running alone
-# (the aarch64 stage below always ran them so, slower still under qemu).
+# The sanitizer stages run their tests nproc at a time, as the aarch64 stage
+# below does under qemu: no test of label 'small' depends on running alone.
+# The Release stage runs the whole suite one test at a time.
 echo "== sanitizers: ASan+UBSan (label 'small')"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DQC_SANITIZE=address -DQC_BENCH=OFF >/dev/null
 cmake --build build-asan -j"$jobs" >/dev/null
