@@ -6,7 +6,8 @@
  * carries out of the eights counted; the counters are carried from sweep
  * to sweep through a join, so that its many short sweeps share their
  * popcounts, and the entries of sweeps' tails wait for sixteen
- * ([word counts] in tables_portable.c, [vector counts] in tables_avx2.c).
+ * ([word counts] in tables_portable.c, [vector counts] in tables_avx2.c and
+ * tables_avx512.c).
  *
  * The including file defines before it:
  *   tbl_word          an entry: a GNU C vector or word (^, &, | apply)

@@ -3,12 +3,21 @@
  * tables_avx512.c — the byte-table joiner ([byte tables], tables.h) of the
  * avx512 level: nibble tables looked up by VPSHUFB, 8 tops by 64 bottoms
  * a lookup (AVX-512 F and BW).  Tricks, named where they are used:
- *   [nibble by lane] a block's tables are built four nibbles at once, one
- *                    per 128-bit lane (a shuffle's reach);
- *   [byte counts]    a clash byte's set bits are counted by two
- *                    shuffles of a popcount table, summed in bytes for up
- *                    to 31 vectors and widened by PSADBW; the disjoint
- *                    pairs are the pairs swept less those.
+ *   [planes by transposing] a block's bit planes come from its tops'
+ *                    bytes transposed by a shuffle and a word permutation
+ *                    (VPERMW), then bits within each qword by three block
+ *                    swaps;
+ *   [tables by shuffling] a nibble's table is two shuffles of the qword
+ *                    of its planes and their pairwise unions,
+ *   [nibble by lane] ... four nibbles at once, one per 128-bit lane (a
+ *                    shuffle's reach), each then broadcast;
+ *   [vector counts]  the clash vectors are summed sixteen at a time by the
+ *                    bit-sliced adders of tables_adders.h (three-input
+ *                    logic, VPTERNLOG, off the shuffle port), carried
+ *                    through a join's sweeps; only the carries out of the
+ *                    eights are counted, by two shuffles of a popcount
+ *                    table and PSADBW; the disjoint pairs are the pairs
+ *                    swept less those.
  */
 #include <immintrin.h>
 
@@ -23,55 +32,68 @@ typedef struct tbl_block {
     __m512i t[TBL_DIGITS_MAX];   /* nibble j's table in every lane of t[j] */
 } tbl_block;
 
-/* [byte counts] the pairs swept, and of them those that clash (qword
- * sums) */
-typedef struct tbl_sums {
-    uint64_t swept;
-    __m512i clashing;
-} tbl_sums;
-
-static inline tbl_sums tbl_sums_zero(void)
+/* [planes by transposing] The block's bit planes: byte c of qword m is
+ * the plane of bit 8m + c (bit i: top i).  Missing tops (i >= n) are all
+ * ones, so every plane has them.  The tops' bytes are transposed by a
+ * shuffle in each lane (pairs of tops) and a word permutation across
+ * lanes (VPERMW), then each 8 by 8 bit matrix (a qword: a byte of every
+ * top) by three block swaps. */
+static inline __attribute__((always_inline)) __m512i bit_planes(const uint64_t *tops, size_t n)
 {
-    return (tbl_sums){0, _mm512_setzero_si512()};
+    const __m512i v = _mm512_mask_loadu_epi64(_mm512_set1_epi64(-1), (__mmask8)((1u << n) - 1u), tops);
+    /* each lane's two tops t, t+1: byte m of t then of t+1, m = 0..7 */
+    const __m512i pairs = _mm512_shuffle_epi8(
+        v, _mm512_set4_epi32(0x0f070e06, 0x0d050c04, 0x0b030a02, 0x09010800));
+    /* word 4m + l: lane l's pair of bytes m, so qword m holds byte m of
+     * tops 0..7 in order */
+    __m512i x = _mm512_permutexvar_epi16(
+        _mm512_set_epi16(31, 23, 15, 7, 30, 22, 14, 6, 29, 21, 13, 5, 28, 20, 12, 4,
+                         27, 19, 11, 3, 26, 18, 10, 2, 25, 17, 9, 1, 24, 16, 8, 0),
+        pairs);
+    /* each qword's bit c of byte r to bit r of byte c */
+#define SWAP_BLOCKS(x, shift, mask)                                                               \
+    do {                                                                                          \
+        const __m512i t = _mm512_and_si512(_mm512_xor_si512(x, _mm512_srli_epi64(x, shift)),     \
+                                           _mm512_set1_epi64((long long)(mask)));                \
+        x = _mm512_xor_si512(x, _mm512_xor_si512(t, _mm512_slli_epi64(t, shift)));              \
+    } while (0)
+    SWAP_BLOCKS(x, 7, 0x00aa00aa00aa00aaull);
+    SWAP_BLOCKS(x, 14, 0x0000cccc0000ccccull);
+    SWAP_BLOCKS(x, 28, 0x00000000f0f0f0f0ull);
+#undef SWAP_BLOCKS
+    return x;
 }
 
-static inline uint64_t tbl_sums_total(tbl_sums s)
-{
-    return s.swept - (uint64_t)_mm512_reduce_add_epi64(s.clashing);
-}
-
-/* [nibble by lane] the tables of nibbles lane0..lane0+3 of a block of n
- * (1..8) tops: 128-bit lane q holds nibble lane0+q's. */
-static inline __attribute__((always_inline)) __m512i block_lanes(const uint64_t *tops, size_t n,
-                                                                  int lane0)
-{
-    const __m512i v = _mm512_set4_epi32(0x0f0e0d0c, 0x0b0a0908, 0x07060504, 0x03020100);
-    const __m512i shift = _mm512_add_epi64(_mm512_set_epi64(12, 12, 8, 8, 4, 4, 0, 0),
-                                           _mm512_set1_epi64(4 * lane0));
-    const __m512i first_byte = _mm512_setzero_si512();
-    __m512i t = _mm512_setzero_si512();
-    for (size_t i = 0; i < 8; i++) {
-        const __m512i bit = _mm512_set1_epi8((char)(1u << i));
-        if (i >= n) {                    /* a missing top clashes with all */
-            t = _mm512_or_si512(t, bit);
-            continue;
-        }
-        /* each lane's nibble in every byte of the lane (the bits above it
-         * are another nibble's, and v, below 16, ignores them) */
-        __m512i x = _mm512_srlv_epi64(_mm512_set1_epi64((long long)tops[i]), shift);
-        x = _mm512_shuffle_epi8(x, first_byte);
-        t = _mm512_mask_add_epi8(t, _mm512_test_epi8_mask(x, v), t, bit);
-    }
-    return t;
-}
-
+/* [tables by shuffling] Nibble j's table is two shuffles of one qword,
+ * the bytes of its planes p0..p3 (dword j of the planes) and of the
+ * missing tops' mask, p0|p1, p1|p2 and p2|p3:
+ *     qword of j: p0 p1 p2 p3 missing p0|p1 p1|p2 p2|p3
+ * entry v = (the v & 3 part) | (the v >> 2 part), each picked by VPSHUFB
+ * (entry 0: the missing tops).  [nibble by lane] Four nibbles at once,
+ * one a 128-bit lane, then each lane broadcast to a register. */
 static inline __attribute__((always_inline)) void tbl_build(tbl_block *b, const uint64_t *tops,
                                                              size_t n, const int digits,
                                                              const int width)
 {
     (void)width;                        /* always TBL_DIGIT_BITS here */
+    const __m512i planes = bit_planes(tops, n);
+    const __m512i missing = _mm512_set1_epi8((char)(0xffu << n));
+    /* dword j: missing, p0|p1, p1|p2, p2|p3 */
+    const __m512i unions = _mm512_mask_blend_epi8(0x1111111111111111ull,
+                                                  _mm512_or_si512(planes, _mm512_slli_epi32(planes, 8)),
+                                                  missing);
+    const __m512i low_part = _mm512_set4_epi32(0x05010004, 0x05010004, 0x05010004, 0x05010004);
+    const __m512i high_part = _mm512_set4_epi32(0x07070707, 0x03030303, 0x02020202, 0x04040404);
     for (int j0 = 0; j0 < digits; j0 += 4) {
-        const __m512i lanes = block_lanes(tops, n, j0);
+        /* lane q: dword j0+q of the planes, then of the unions */
+        const __m512i src = _mm512_permutex2var_epi32(
+            planes, _mm512_set_epi32(16 + j0 + 3, 16 + j0 + 3, 16 + j0 + 3, j0 + 3,
+                                     16 + j0 + 2, 16 + j0 + 2, 16 + j0 + 2, j0 + 2,
+                                     16 + j0 + 1, 16 + j0 + 1, 16 + j0 + 1, j0 + 1,
+                                     16 + j0, 16 + j0, 16 + j0, j0),
+            unions);
+        const __m512i lanes = _mm512_or_si512(_mm512_shuffle_epi8(src, low_part),
+                                              _mm512_shuffle_epi8(src, high_part));
         b->t[j0] = _mm512_shuffle_i32x4(lanes, lanes, 0x00);
         if (j0 + 1 < digits)
             b->t[j0 + 1] = _mm512_shuffle_i32x4(lanes, lanes, 0x55);
@@ -93,7 +115,7 @@ static inline __attribute__((always_inline)) __m512i clash_at(const tbl_block *b
     return clash;
 }
 
-/* [byte counts] the set bits of each byte of clash. */
+/* The set bits of each byte of clash. */
 static inline __attribute__((always_inline)) __m512i clash_bits(__m512i clash)
 {
     const __m512i ones_in = _mm512_set4_epi32(0x04030302, 0x03020201, 0x03020201, 0x02010100);
@@ -102,28 +124,43 @@ static inline __attribute__((always_inline)) __m512i clash_bits(__m512i clash)
                            _mm512_shuffle_epi8(ones_in, _mm512_and_si512(_mm512_srli_epi16(clash, 4), low)));
 }
 
+/* The set bits of each byte of x, summed in its eight qwords
+ * (tables_adders.h). */
+static inline __attribute__((always_inline)) __m512i tbl_word_bits(__m512i x)
+{
+    return _mm512_sad_epu8(clash_bits(x), _mm512_setzero_si512());
+}
+
+/* [vector counts] the clash vectors counted by bit-sliced adders, the
+ * sixteens in qword sums */
+typedef __m512i tbl_word;
+typedef __m512i tbl_tally;
+#include "tables_adders.h"
+
+static inline uint64_t tbl_sums_total(tbl_sums s)
+{
+    return s.swept - (uint64_t)_mm512_reduce_add_epi64(tbl_sums_clashing(s));
+}
+
 static inline __attribute__((always_inline)) void tbl_sweep(const tbl_block *b,
                                                              const uint8_t *planes, size_t stride,
                                                              size_t b0, size_t nb,
                                                              const int digits, tbl_sums *sums)
 {
     const uint8_t *p = planes + b0;
-    const __m512i zero = _mm512_setzero_si512();
+    TBL_SUMS_OPEN(sums);
     sums->swept += TBL_BLOCK * nb;          /* missing tops clash with all */
-    __m512i bytes = zero;
-    /* [byte counts] at most 8 a vector: 31 vectors fit a byte */
-    for (int round = 0; nb >= 64; nb -= 64, p += 64) {
-        bytes = _mm512_add_epi8(bytes, clash_bits(clash_at(b, p, stride, digits)));
-        if (++round == 31) {
-            sums->clashing = _mm512_add_epi64(sums->clashing, _mm512_sad_epu8(bytes, zero));
-            bytes = zero;
-            round = 0;
-        }
+#define CLASH(k) clash_at(b, p + 64 * (k), stride, digits)
+    for (; nb >= 16 * 64; nb -= 16 * 64, p += 16 * 64)   /* [vector counts] */
+        TBL_ADD16(CLASH);
+#undef CLASH
+    for (; nb; nb -= nb < 64 ? nb : 64, p += 64) {  /* the tail waits for sixteen */
+        __m512i clash = clash_at(b, p, stride, digits);
+        if (nb < 64)
+            clash = _mm512_maskz_mov_epi8(((__mmask64)1 << nb) - 1u, clash);
+        TBL_WAIT(sums, clash);
     }
-    if (nb)
-        bytes = _mm512_add_epi8(bytes, clash_bits(_mm512_maskz_mov_epi8(((__mmask64)1 << nb) - 1u,
-                                                                         clash_at(b, p, stride, digits))));
-    sums->clashing = _mm512_add_epi64(sums->clashing, _mm512_sad_epu8(bytes, zero));
+    TBL_SUMS_CLOSE(sums);
 }
 
 #define TBL_COUNT tables_count
