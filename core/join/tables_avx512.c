@@ -40,7 +40,8 @@ typedef struct tbl_block {
  * top) by three block swaps. */
 static inline __attribute__((always_inline)) __m512i bit_planes(const uint64_t *tops, size_t n)
 {
-    const __m512i v = _mm512_mask_loadu_epi64(_mm512_set1_epi64(-1), (__mmask8)((1u << n) - 1u), tops);
+    const __m512i v = _mm512_mask_loadu_epi64(_mm512_set1_epi64(-1), (__mmask8)((1u << n) - 1u),
+                                              tops);
     /* each lane's two tops t, t+1: byte m of t then of t+1, m = 0..7 */
     const __m512i pairs = _mm512_shuffle_epi8(
         v, _mm512_set4_epi32(0x0f070e06, 0x0d050c04, 0x0b030a02, 0x09010800));
@@ -79,9 +80,8 @@ static inline __attribute__((always_inline)) void tbl_build(tbl_block *b, const 
     const __m512i planes = bit_planes(tops, n);
     const __m512i missing = _mm512_set1_epi8((char)(0xffu << n));
     /* dword j: missing, p0|p1, p1|p2, p2|p3 */
-    const __m512i unions = _mm512_mask_blend_epi8(0x1111111111111111ull,
-                                                  _mm512_or_si512(planes, _mm512_slli_epi32(planes, 8)),
-                                                  missing);
+    const __m512i ored = _mm512_or_si512(planes, _mm512_slli_epi32(planes, 8));
+    const __m512i unions = _mm512_mask_blend_epi8(0x1111111111111111ull, ored, missing);
     const __m512i low_part = _mm512_set4_epi32(0x05010004, 0x05010004, 0x05010004, 0x05010004);
     const __m512i high_part = _mm512_set4_epi32(0x07070707, 0x03030303, 0x02020202, 0x04040404);
     for (int j0 = 0; j0 < digits; j0 += 4) {

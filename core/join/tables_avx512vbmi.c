@@ -80,7 +80,7 @@ static inline __attribute__((always_inline)) __m512i bit_planes(const uint64_t *
  * lookups where building it from its planes took six.  Eight such half
  * tables are made at once, by three lookups: qword s of half_tables(planes,
  * g) holds, in byte r, the OR of planes 24g + 3s + t over the bits t of r
- * (planes past 63 are none), so digit j's halves are qwords 2(j % 4) and
+ * (planes past 63 are none), so digit j's half tables are qwords 2(j % 4) and
  * 2(j % 4) + 1 of group j / 4. */
 static inline __attribute__((always_inline)) __m512i half_tables(__m512i planes, int g)
 {
@@ -105,17 +105,17 @@ static inline __attribute__((always_inline)) void tbl_build(tbl_block *b, const 
     (void)width;                        /* always TBL_DIGIT_BITS here */
     const __m512i planes = bit_planes(tops, n);
     const __m512i missing = _mm512_set1_epi8((char)(0xffu << n));   /* clash with all */
-    __m512i halves[(TBL_DIGITS_MAX + 3) / 4];
+    __m512i half_groups[(TBL_DIGITS_MAX + 3) / 4];   /* eight half tables each */
     for (int g = 0; 4 * g < digits; g++)
-        halves[g] = half_tables(planes, g);
+        half_groups[g] = half_tables(planes, g);
     for (int j = 0; j < digits; j++) {  /* [half tables] */
         const uint64_t low = 16u * (unsigned)(j % 4), high = low + 8;
         const __m512i low_entries = _mm512_add_epi8(_mm512_set1_epi64(0x0706050403020100ll),
                                                     _mm512_set1_epi8((char)low));
 #define HIGH_OF(m) (high + (m))
         b->t[j] = _mm512_ternarylogic_epi64(
-            _mm512_permutexvar_epi8(low_entries, halves[j / 4]),
-            _mm512_permutexvar_epi8(QWORDS_OF(HIGH_OF), halves[j / 4]), missing, 0xfe);
+            _mm512_permutexvar_epi8(low_entries, half_groups[j / 4]),
+            _mm512_permutexvar_epi8(QWORDS_OF(HIGH_OF), half_groups[j / 4]), missing, 0xfe);
 #undef HIGH_OF
     }
 }
