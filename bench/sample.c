@@ -25,7 +25,7 @@
  * of config.h's (another plan, another fingerprint: for tuning); --unit U
  * (up to 64 times) measures unit U of the plan, as --largest measures
  * its own (with --sets and --joins as given), and alone draws no sample
- * unless --units is given too.
+ * unless --units is given too.  QCOUNT_ISA picks the level, as for qcount.
  *
  * [listing charged] A join unit's work is timed in two steps, listing its
  * bands and counting its sets (join.h, [probe]).  The listing is charged
@@ -216,6 +216,11 @@ int main(int argc, char **argv)
     unsigned long long key_bits = 0, memory_units = 0;
     int seed_given = 0, units_given = 0;
     size_t given[64], given_count = 0;
+    const char *level = getenv("QCOUNT_ISA");
+    if (level && *level && qc_isa_select(level) != QC_OK) {
+        fprintf(stderr, "qcount_sample: QCOUNT_ISA=%s: unknown here or not on this CPU\n", level);
+        return 2;
+    }
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--unit")) {
