@@ -156,22 +156,28 @@ TBL_INLINE uint64_t tbl_sieve(const qcj_groups *tops, const uint32_t *boff, cons
     return tbl_sums_total(sums);
 }
 
-/* A stored block's top group and tops. */
+/* A stored block's top group's high key part ([shared copies]) and its tops. */
 typedef struct tbl_stored {
-    uint32_t group, tops;
+    uint32_t high, tops;
 } tbl_stored;
 
 /* [bottom tiles] The sieve where the bottoms' planes pass a tile: as
  * tbl_sieve, but the key's high hbits bits (> 0) cut both sides: a bottom
  * tile is the 2^lbits groups of one high part bh (lbits = key_bits -
- * hbits), small enough to stay in cache.  For each top high part th, the
- * tables of up to `chunk` of its blocks are built into `stored` (their
- * groups and sizes into `of`), and the chunk meets every tile inside
- * ~(th | extra), each read from memory once per chunk.  The sampler joins
- * whole chunks, so that its parts read memory as a whole count does.
- * [stop check] The thread's stop flag is read before each chunk (a join
- * from N=25 takes minutes, a chunk under a second): *stopped is set and
- * the count left partial. */
+ * hbits), small enough to stay in cache.  [shared copies] The top groups
+ * are taken by their low part l, every high part th in turn: the tables of
+ * up to `chunk` of the blocks of groups (th, l) are built into `stored`
+ * (their groups and sizes into `of`), and the chunk meets every tile bh
+ * that some of its groups allow (th & bh and extra's high part clear).
+ * The bottoms a tile holds for a group depend on l alone, so one compact
+ * copy of them serves every block of the chunk that meets the tile, not
+ * just one group's (taken by high part instead, a chunk would hold one
+ * group of each low part, and the copies would cost as much as the
+ * sweeps: docs/PERFORMANCE.md).  The
+ * sampler joins whole chunks, so that its parts read memory as a whole
+ * count does.  [stop check] The thread's stop flag is read before each
+ * chunk (a join from N=25 takes minutes, a chunk under a second): *stopped
+ * is set and the count left partial. */
 TBL_INLINE uint64_t tbl_sieve_tiled(const qcj_groups *tops, const uint32_t *boff,
                                     const uint8_t *planes, size_t stride,
                                     const qcj_join_shape *shape, uint32_t extra, const int digits,
@@ -181,64 +187,66 @@ TBL_INLINE uint64_t tbl_sieve_tiled(const qcj_groups *tops, const uint32_t *boff
 {
     const int lbits = shape->key_bits - hbits;
     const uint32_t lmask = (1u << lbits) - 1u, hmask = (1u << hbits) - 1u;
+    const uint32_t xh = (extra >> lbits) & hmask;      /* tiles extra rules out */
     const uint32_t *toff = tops->off;
     tbl_sums sums = tbl_sums_zero();
     uint64_t tried = 0;
-    for (uint32_t th = 0; th <= hmask; th++) {
-        const uint32_t tend = (th + 1) << lbits;
-        const uint32_t tiles = ~(th | extra >> lbits) & hmask;
-        uint32_t tg = th << lbits, i = toff[tg], chunk_no = 0;
-        while (i < toff[tend]) {
+    for (uint32_t l = 0; l <= lmask; l++) {
+        const uint32_t avail = ~(l | extra) & lmask;
+        const int run = __builtin_ctz(~avail);         /* its low free bits */
+        const uint32_t high = avail >> run;
+        uint32_t th = 0, i = toff[l], chunk_no = 0;
+        while (th <= hmask) {
             if (qc_stop_raised(qc_stop_flag)) {
                 *stopped = 1;               /* [stop check] */
                 return 0;
             }
-            /* the next chunk of th's blocks, built when it is joined */
-            const int joins = qcj_shape_joins(shape, th, chunk_no++);     /* [sampled joins] */
+            /* the next chunk of l's blocks, built when it is joined */
+            const int joins = qcj_shape_joins(shape, l, chunk_no++);     /* [sampled joins] */
             size_t count = 0;
-            while (i < toff[tend] && count < chunk) {
+            uint32_t shared = hmask;        /* the chunk's high parts, ANDed */
+            while (th <= hmask && count < chunk) {
+                const uint32_t tg = th << lbits | l;
                 if (i == toff[tg + 1]) {
-                    tg++;
+                    if (++th <= hmask)
+                        i = toff[th << lbits | l];
                     continue;
                 }
                 const uint32_t n = toff[tg + 1] - i < TBL_BLOCK ? toff[tg + 1] - i : TBL_BLOCK;
                 if (joins) {
                     tbl_build(&stored[count], tops->low + i, n, digits, width);
-                    of[count] = (tbl_stored){tg, n};
+                    of[count] = (tbl_stored){th, n};
+                    shared &= th;
                 }
                 count++;
                 i += n;
             }
-            if (!joins)
+            if (!joins || count == 0)
                 continue;
-            for (uint32_t bh = tiles; count; bh = (bh - 1) & tiles) {    /* submasks of tiles */
+            for (uint32_t bh = 0; bh <= hmask; bh++) {
+                if ((bh & xh) || (bh & shared))
+                    continue;               /* no group of the chunk meets it */
                 const uint32_t base = bh << lbits;
-                const size_t in_tile = boff[base + lmask + 1] - boff[base];
-                size_t copied_for = SIZE_MAX, copied = 0;   /* [compact runs] */
-                for (size_t c = 0; c < count && in_tile; c++) {
+                if (boff[base + lmask + 1] == boff[base])
+                    continue;
+                /* [compact runs] the blocks that meet the tile sweep one
+                 * copy of l's runs in it, if they are enough */
+                size_t blocks = 0;
+                for (size_t c = 0; c < count && blocks < QCJ_TABLES_COMPACT_BLOCKS; c++)
+                    blocks += (of[c].high & bh) == 0;
+                const int compacts = tbl_compacts(blocks, __builtin_popcount(high));
+                size_t copied = 0;
+                if (compacts)
+                    copied = tbl_compact(boff, base, high, run, planes, stride, compact, cs, digits);
+                for (size_t c = 0; c < count; c++) {
+                    if (of[c].high & bh)
+                        continue;
 #if TBL_HELD
                     const tbl_block held = stored[c], *block = &held;   /* in registers */
 #else
                     const tbl_block *block = &stored[c];
 #endif
-                    const uint32_t avail = ~(of[c].group | extra) & lmask;
-                    const int run = __builtin_ctz(~avail);     /* its low free bits */
-                    const uint32_t high = avail >> run;
-                    if (copied_for == SIZE_MAX || of[copied_for].group != of[c].group) {
-                        /* [compact runs] a group's first block in the chunk:
-                         * its blocks sweep a copy of its runs in the tile,
-                         * if they are enough (counted up to the knob) */
-                        size_t blocks = 1;
-                        while (blocks < QCJ_TABLES_COMPACT_BLOCKS && c + blocks < count
-                               && of[c + blocks].group == of[c].group)
-                            blocks++;
-                        if (tbl_compacts(blocks, __builtin_popcount(high))) {
-                            copied_for = c;
-                            copied = tbl_compact(boff, base, high, run, planes, stride, compact,
-                                                 cs, digits);
-                        }
-                    }
-                    if (copied_for != SIZE_MAX && of[copied_for].group == of[c].group) {
+                    if (compacts) {
                         if (copied) {
                             tried += of[c].tops * copied;
                             tbl_sweep(block, compact, cs, 0, copied, digits, &sums);
@@ -256,8 +264,6 @@ TBL_INLINE uint64_t tbl_sieve_tiled(const qcj_groups *tops, const uint32_t *boff
                             break;
                     }
                 }
-                if (bh == 0)
-                    break;
             }
         }
     }
