@@ -55,7 +55,7 @@ typedef struct qcj_groups {
 
 /* What a count is given besides the halves. */
 typedef struct qcj_join_shape {
-    int key_bits;          /* k, 0..16: groups per side 2^k */
+    int key_bits;          /* k, 0..18: groups per side 2^k */
     int bits;              /* the ANDed part: bits 0..bits-1 (1..64) */
     /* [sampled joins] For the sampler alone (bench/sample.c): with parts
      * > 1, only the top blocks (tables; whole chunks of them where the
@@ -71,14 +71,19 @@ typedef struct qcj_join_shape {
 } qcj_join_shape;
 
 /* [sampled joins] Whether item `item` of `group` (a top block of a top
- * group, a chunk of a key's high part, ...) is joined under shape s: a
- * deterministic spread over parts. */
+ * group, a chunk of a key's low part, ...) is joined under shape s: a
+ * deterministic spread over parts, even where every group has one item. */
 static inline int qcj_shape_joins(const qcj_join_shape *s, uint32_t group, uint32_t item)
 {
     if (s->parts <= 1)
         return 1;
-    uint64_t h = ((uint64_t)group << 32 | item) * 0x9e3779b97f4a7c15ULL;
-    h ^= h >> 29;
+    /* every bit of group and item stirred into the low bits (a multiply
+     * alone would leave them zero for item 0, and every group's first
+     * chunk in part 0) */
+    uint64_t h = ((uint64_t)group << 32 | item) + 0x9e3779b97f4a7c15ULL;
+    h = (h ^ h >> 30) * 0xbf58476d1ce4e5b9ULL;
+    h = (h ^ h >> 27) * 0x94d049bb133111ebULL;
+    h ^= h >> 31;
     return h % s->parts == s->part;
 }
 

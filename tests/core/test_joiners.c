@@ -3,7 +3,7 @@
  * test_joiners.c — every joiner (join/joiner.h) of every level this CPU
  * runs, the byte tables and the AND loop, against a scalar loop over
  * every pair and its groups' keys: hand-checked cases; random groups,
- * ragged and empty, at 0..16 key bits, ANDed parts of 1..62 bits, odd and
+ * ragged and empty, at 0..18 key bits, ANDed parts of 1..62 bits, odd and
  * even group sizes across the blocks' edges, bottoms carrying a middle
  * queen's mark and top groups spared from its key (extra); every pair
  * disjoint over long sweeps (the byte counters' limits); the tables'
@@ -56,7 +56,7 @@ static int joiners_here(joiner_here *js)
 }
 
 /* One case: groups of tops and bottoms. */
-enum { MAX_HALVES = 6000, MAX_GROUPS = 1 << 16 };
+enum { MAX_HALVES = 6000, MAX_GROUPS = 1 << 18 };
 typedef struct join_case {
     int key_bits, bits;
     uint32_t extra;
@@ -164,7 +164,7 @@ static uint64_t random_value(int bits, int density)
  * (a middle queen carried) in some rounds, an extra mask in others. */
 static void random_case(join_case *c, int round)
 {
-    const int key_bits = round % 17;                       /* 0..16 */
+    const int key_bits = round % 19;                       /* 0..18 */
     const int bits = 1 + (round * 7) % 62;                 /* 1..62 */
     const uint32_t groups = 1u << key_bits;
     const uint32_t per = MAX_HALVES / 2 / groups;           /* mean group size, roughly */
@@ -242,8 +242,26 @@ static void test_all_disjoint(const joiner_here *jh, qcj_vec *work)
     CHECK(agrees(jh, &c, 62, want, tested, work), "%s: four groups disjoint", jh->name);
 }
 
+/* [sampled joins] The parts spread items evenly, also where every group
+ * has one item (a tiled join's chunks are often one a low key part): of
+ * 4000 groups' item 0, and of 4000 items of one group, each of 4 parts
+ * takes 900..1100. */
+static void test_parts_spread(void)
+{
+    for (int by_item = 0; by_item < 2; by_item++)
+        for (uint32_t part = 0; part < 4; part++) {
+            const qcj_join_shape shape = {.parts = 4, .part = part};
+            int taken = 0;
+            for (uint32_t x = 0; x < 4000; x++)
+                taken += by_item ? qcj_shape_joins(&shape, 7, x) : qcj_shape_joins(&shape, x, 0);
+            CHECK(taken >= 900 && taken <= 1100, "part %u of 4 takes %d of 4000 %s", part, taken,
+                  by_item ? "items" : "groups");
+        }
+}
+
 int main(void)
 {
+    test_parts_spread();
     joiner_here js[16];
     const int count = joiners_here(js);
     printf("joiners tested:");
