@@ -21,7 +21,7 @@
  * all; at N=28 that pass builds a set's halves again, minutes a unit);
  * --largest L also measures
  * the L units of largest estimated cost (their CPU time: the longest a
- * checkpoint waits); --key-bits B (1..16) plans with B group key bits in place
+ * checkpoint waits); --key-bits B (1..18) plans with B group key bits in place
  * of config.h's (another plan, another fingerprint: for tuning); --unit U
  * (up to 64 times) measures unit U of the plan, as --largest measures
  * its own (with --sets and --joins as given), and alone draws no sample
@@ -273,7 +273,7 @@ int main(int argc, char **argv)
     qcj_settings settings = qcj_settings_of(n);
     if (key_bits)
         settings.key_bits = (int)key_bits;  /* a plan of its own, for tuning */
-    if (key_bits > 16 || qcj_plan_create_with(&plan, n, &settings) != QC_OK)
+    if (key_bits > 18 || qcj_plan_create_with(&plan, n, &settings) != QC_OK)
         return usage("cannot plan this board");
     const size_t units = qc_plan_unit_count(plan);
     for (size_t g = 0; g < given_count; g++)

@@ -92,10 +92,16 @@ static inline int qcj_unit_cols(int n)
  * (docs/PERFORMANCE.md).  The 6-bit tables are not measured at other k.
  * N-10 from N=20; never fewer than leave the ANDed rest 32 bits wide
  * (odd N >= 21 needs 2N-32), and at most 16.
- * From N=25 the rest may be 64 bits wide, and 16 stays: on one sample of
- * N=25's units (qcount_sample 25 --units 8 --sets 2 --seed 7 --key-bits
- * K, the same sets each time, a loaded machine) 14 took 6.37 ns a
- * solution, 15 3.81, 16 3.97 and 18 5.15.
+ * From N=25 the rest may be 64 bits wide: 16 at N=25 (on one sample of
+ * its units, qcount_sample 25 --units 8 --sets 2 --seed 7 --key-bits K,
+ * the same sets each time, a loaded machine, 14 took 6.37 ns a solution,
+ * 15 3.81, 16 3.97 and 18 5.15; with [shared copies], four sets joined
+ * whole, 17 took 0.97-0.99 of 16's time), 17 at N=26 (one set joined
+ * whole, unit 79328: 17 0.77 of 16's joins, 18 0.81), 18 from N=27 (one
+ * set, unit 3920713: 18 0.65 of 16's joins, 88.6 -> 57.5 s, 19 0.91, 20
+ * 1.5; the halves' grouping 1.1 times as long).  Where the tiled sieve
+ * made a copy per top group, 18 had not paid at N=27: the groups' copies
+ * were too small to share (docs/PERFORMANCE.md).
  * Part of the plan's fingerprint. */
 static inline int qcj_key_bits(int n)
 {
@@ -103,6 +109,8 @@ static inline int qcj_key_bits(int n)
     int k = n <= 17 ? 4 : n == 18 ? 6 : n == 19 ? 9 : n - 10;
     if (slots - k > 32)
         k = slots - 32;
+    if (n >= 26)
+        return n == 26 ? 17 : 18;
     return k > 16 ? 16 : k;
 }
 

@@ -223,9 +223,10 @@ TBL_INLINE uint64_t tbl_sieve_tiled(const qcj_groups *tops, const uint32_t *boff
             }
             if (!joins || count == 0)
                 continue;
-            for (uint32_t bh = 0; bh <= hmask; bh++) {
-                if ((bh & xh) || (bh & shared))
-                    continue;               /* no group of the chunk meets it */
+            /* the tiles some group of the chunk meets: submasks of tiles */
+            const uint32_t tiles = ~(shared | xh) & hmask;
+            for (uint32_t bh = tiles, last = 0; !last; bh = (bh - 1) & tiles) {
+                last = bh == 0;
                 const uint32_t base = bh << lbits;
                 if (boff[base + lmask + 1] == boff[base])
                     continue;
