@@ -167,17 +167,17 @@ typedef struct tbl_stored {
  * hbits), small enough to stay in cache.  [shared copies] The top groups
  * are taken by their low part l, every high part th in turn: the tables of
  * up to `chunk` of the blocks of groups (th, l) are built into `stored`
- * (their groups and sizes into `of`), and the chunk meets every tile bh
- * that some of its groups allow (th & bh and extra's high part clear).
+ * (their high parts and sizes into `of`), and the chunk meets every tile
+ * bh that some of its groups allow (th & bh and extra's high part clear).
  * The bottoms a tile holds for a group depend on l alone, so one compact
  * copy of them serves every block of the chunk that meets the tile, not
  * just one group's (taken by high part instead, a chunk would hold one
  * group of each low part, and the copies would cost as much as the
- * sweeps: docs/PERFORMANCE.md).  The
- * sampler joins whole chunks, so that its parts read memory as a whole
- * count does.  [stop check] The thread's stop flag is read before each
- * chunk (a join from N=25 takes minutes, a chunk under a second): *stopped
- * is set and the count left partial. */
+ * sweeps: docs/PERFORMANCE.md).  The sampler joins whole chunks, so that
+ * its parts read memory as a whole count does.  [stop check] The
+ * thread's stop flag is read before each chunk (a join from N=25 takes
+ * minutes, a chunk under a second): *stopped is set and the count left
+ * partial. */
 TBL_INLINE uint64_t tbl_sieve_tiled(const qcj_groups *tops, const uint32_t *boff,
                                     const uint8_t *planes, size_t stride,
                                     const qcj_join_shape *shape, uint32_t extra, const int digits,
