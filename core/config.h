@@ -272,17 +272,19 @@ static inline unsigned qcj_set_parts(int n)
  * wrong count: the time of a join from cache) 21.1-23.6.  With [shared
  * copies] (a chunk holds the blocks of one low key part, tables_loop.h),
  * 256 KiB chunks: four N=25 sets joined whole (qcount_sample 25 --units 4
- * --strata 1 --sets 1 --joins 1 --seed 5, avx512vbmi, the two builds at
- * once) 0.75 of the joins' time with 64 KiB, 0.65 with 256 KiB, 256 KiB
- * and 1 MiB alike (12.4/12.0, 13.0/12.7, 13.4/13.9 s).  Changes speed
- * alone: no count, no work reported. */
+ * --strata 1 --sets 1 --joins 1 --seed 5, avx512vbmi, two builds at
+ * once) took 0.73-0.75 of the joins' time of tiles copied per top group
+ * with 64 KiB chunks, and also 0.74-0.75 with 256 KiB (other rounds);
+ * 256 KiB against 64 KiB, both sharing copies, 0.85-0.87; 256 KiB and
+ * 1 MiB alike (12.4/12.0, 13.0/12.7, 13.4/13.9 s).  Changes speed alone:
+ * no count, no work reported. */
 #define QCJ_TABLES_TILE_BYTES ((size_t)512 << 10)
 #define QCJ_TABLES_CHUNK_BYTES ((size_t)256 << 10)
 
 /* [compact runs] The blocks of one top group (in a tile: those of the
  * chunk that meet it, [shared copies]) sweep a copy of their runs of
- * bottom groups laid end to end, one sweep
- * and one ragged tail a block, where the group has at least
+ * bottom groups laid end to end, one sweep and one ragged tail a block,
+ * where the group has at least
  * QCJ_TABLES_COMPACT_BLOCKS blocks and its runs number at least
  * 2^QCJ_TABLES_COMPACT_RUN_BITS.  Measured (one thread, paired rounds):
  * N=18 avx2 2.36 -> 2.21 s, avx512vbmi 1.61 -> 1.53, portable 5.80 ->
