@@ -8,7 +8,8 @@
  * are short (h/2 rows), so their lists per column set are short and the
  * pairs are tested a vector at a time.  Tricks, named where they are used:
  *   [split by deposit] the subsets of S of one size are the subsets of
- *                      h bits deposited onto S's bits (PDEP);
+ *                      h bits deposited onto S's bits (PDEP; without it,
+ *                      two lookups in tables built for S);
  *   [compress-store]   AVX-512 tests 8 pairs at once and packs the border
  *                      signatures of those that fit into the output;
  *   [permute-store]    AVX2, which has no compress, tests 4 pairs at once
@@ -46,18 +47,45 @@
 #include "halves.h"
 #include "qcount.h"
 
-/* [split by deposit] bits of x moved to the set bits of mask, in order. */
-static inline uint32_t deposit(uint32_t x, uint32_t mask)
+/* [split by deposit] bits of x moved to the set bits of `set`, in order:
+ * PDEP where the level has it, else two lookups in tables of the bits of
+ * x's low byte and of its high byte deposited, built for each set. */
+typedef struct deposit_tables {
+#if !defined(__BMI2__)
+    uint32_t low[256], high[256];
+#endif
+    uint32_t set;
+} deposit_tables;
+
+static inline void deposit_init(deposit_tables *d, uint32_t set)
+{
+    d->set = set;
+#if !defined(__BMI2__)
+    /* by doubling: entries 2^b.. are entries 0.. with the b-th member */
+    uint32_t m = set;
+    d->low[0] = 0;
+    for (int b = 0; b < 8; b++) {
+        const uint32_t member = m & -m;
+        m &= m - 1;
+        for (int v = 0; v < 1 << b; v++)
+            d->low[(1 << b) + v] = d->low[v] | member;
+    }
+    d->high[0] = 0;
+    for (int b = 0; b < 8; b++) {
+        const uint32_t member = m & -m;
+        m &= m - 1;
+        for (int v = 0; v < 1 << b; v++)
+            d->high[(1 << b) + v] = d->high[v] | member;
+    }
+#endif
+}
+
+static inline uint32_t deposit(const deposit_tables *d, uint32_t x)
 {
 #if defined(__BMI2__)
-    return _pdep_u32(x, mask);
+    return _pdep_u32(x, d->set);
 #else
-    /* without a branch on x's bits: at the portable level, splits whose
-     * bits a branch mispredicted took 6% of N=17 */
-    uint32_t r = 0;
-    for (; mask; mask &= mask - 1, x >>= 1)
-        r |= mask & -mask & -(x & 1u);
-    return r;
+    return d->low[x & 255] | d->high[(x >> 8) & 255];
 #endif
 }
 
@@ -277,8 +305,10 @@ int qcj_halves_of(const qcj_rank *r, const qcj_splits *sp, const qcj_side *s, ui
     /* [halves capped] the loop's condition: a cap of 0 never stops it */
     const size_t stop_at = cap ? cap : SIZE_MAX;
     size_t i = *at;
+    deposit_tables dep;
+    deposit_init(&dep, set);
     for (; i < sp->count && len < stop_at; i++) {
-        const uint32_t x = deposit(sp->subset[i], set);      /* [split by deposit] */
+        const uint32_t x = deposit(&dep, sp->subset[i]);     /* [split by deposit] */
         const uint32_t k0 = qcj_rank_of(r, x), k1 = qcj_rank_of(r, set ^ x);
         const uint32_t lo0 = b0->offsets[k0], n0 = b0->offsets[k0 + 1] - lo0;
         const uint32_t lo1 = b1->offsets[k1], n1 = b1->offsets[k1 + 1] - lo1;
