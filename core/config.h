@@ -244,6 +244,13 @@ static inline unsigned qcj_set_parts(int n)
  * whole, against about 700 s of joins.  See docs/PERFORMANCE.md. */
 #define QCJ_HALVES_CAP ((size_t)1 << 22)
 
+/* [transposed lists] The halves test pairs of band placements through
+ * the longer band's inner signatures transposed (join/bands.c,
+ * join/halves.c) up to this N, on the levels without AVX-512: the planes
+ * take 2N-1 words for every 64 placements of that band. */
+#define QCJ_HALVES_PLANES_TO_N 24
+#define QCJ_HALVES_PLANES_FROM_ROWS 5
+
 /* The largest rank table a band may have (entries): keeps a unit's memory
  * bounded whatever N; the split above stays far below it (2^26 entries of
  * 4 bytes, 256 MiB, against the peaks measured above). */

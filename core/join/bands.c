@@ -249,6 +249,67 @@ static int band_build(const qcj_geometry *g, const qcj_rank *r, int r0, int r1, 
     return QC_OK;
 }
 
+#if QCJ_HALVES_BY_PLANES
+/* [transposed lists] b's inner signatures by bit, in b->planes, with
+ * plane_words words for every 64 placements: inner bits 0..2n-3, then a
+ * word of zeros that a lookup past the last bit finds (halves.c). */
+static int band_planes(const qcj_geometry *g, qcj_band *b, size_t len)
+{
+    const int words = 2 * g->n - 1;
+    const size_t chunks = (len + 63) / 64;
+    b->plane_words = words;
+    b->planes = qcj_vec_reserve(&b->mem_planes, (chunks ? chunks : 1) * (size_t)words * sizeof *b->planes);
+    if (!b->planes)
+        return QC_ENOMEM;
+    for (size_t c = 0; c < chunks; c++) {
+        /* the chunk's 64 signatures as a 64 by 64 bit matrix, transposed
+         * by swapping ever smaller blocks across the diagonal: no branch
+         * on the bits, no read of a plane just written */
+        uint64_t a[64];
+        for (size_t i = 0; i < 64; i++)
+            a[i] = 64 * c + i < len ? b->inner[64 * c + i] : 0;
+        static const uint64_t masks[6] = {0x00000000ffffffffull, 0x0000ffff0000ffffull,
+                                          0x00ff00ff00ff00ffull, 0x0f0f0f0f0f0f0f0full,
+                                          0x3333333333333333ull, 0x5555555555555555ull};
+        for (int st = 0; st < 6; st++) {
+            const int j = 32 >> st;
+            for (int k = 0; k < 64; k++)
+                if (!(k & j)) {
+                    const uint64_t t = ((a[k] >> j) ^ a[k + j]) & masks[st];
+                    a[k] ^= t << j;
+                    a[k + j] ^= t;
+                }
+        }
+        uint64_t *pl = b->planes + c * (size_t)words;
+        for (int d = 0; d < words - 1; d++)
+            pl[d] = a[d];
+        pl[words - 1] = 0;
+    }
+    return QC_OK;
+}
+
+/* [transposed lists] The inner bits of each of b's len placements, 2 *
+ * rows bytes a placement (a queen crosses the split on two diagonals at
+ * most), padded with the index of the planes' word of zeros. */
+static int band_bit_at(const qcj_geometry *g, qcj_band *b, size_t len)
+{
+    const int per = 2 * b->rows;
+    const uint64_t past = (uint64_t)1 << (2 * g->n - 2);
+    b->bit_at = qcj_vec_reserve(&b->mem_bit_at, (len ? len : 1) * (size_t)(per ? per : 1));
+    if (!b->bit_at)
+        return QC_ENOMEM;
+    for (size_t i = 0; i < len; i++) {
+        uint8_t *at = b->bit_at + i * (size_t)per;
+        uint64_t x = b->inner[i];
+        for (int k = 0; k < per; k++) {     /* past the last bit: the zeros' */
+            at[k] = (uint8_t)__builtin_ctzll(x | past);
+            x &= x - 1;
+        }
+    }
+    return QC_OK;
+}
+#endif
+
 /* Band `band` of side s on the side's columns in `only` (qcj_side_build). */
 static int side_band(const qcj_geometry *g, const qcj_rank *r, int bottom, int band,
                      uint32_t pattern, uint32_t only, qcj_side *s, qcj_vec tmp[3], const int *stop,
@@ -270,8 +331,19 @@ static int side_band(const qcj_geometry *g, const qcj_rank *r, int bottom, int b
     const uint32_t outside = qck_full_mask(n) & ~qcj_block(g);
     const int quota = g->bands_pruned ? g->h - __builtin_popcount(pattern) + (bottom && n % 2)
                                         : r1 - r0;
-    return band_build(g, r, r0, r1, allowed, outside, quota, squeezed_of, t, &s->band[band], tmp,
-                      stop, placed);
+    qcj_band *b = &s->band[band];
+    b->planes = NULL;
+    b->bit_at = NULL;
+    int rc = band_build(g, r, r0, r1, allowed, outside, quota, squeezed_of, t, b, tmp, stop,
+                        placed);
+#if QCJ_HALVES_BY_PLANES
+    /* [transposed lists] the band by the middle row (the longer lists)
+     * transposed, for the halves' tests by planes */
+    if (rc == QC_OK && g->halves_planes)
+        rc = band == !bottom ? band_planes(g, b, b->offsets[r->binom[t][b->rows]])
+                             : band_bit_at(g, b, b->offsets[r->binom[t][b->rows]]);
+#endif
+    return rc;
 }
 
 int qcj_side_build_band(const qcj_geometry *g, const qcj_rank *r, int bottom, int band,
@@ -298,6 +370,8 @@ void qcj_side_free(qcj_side *s)
         qcj_vec_free(&s->band[i].mem_offsets);
         qcj_vec_free(&s->band[i].mem_inner);
         qcj_vec_free(&s->band[i].mem_border);
+        qcj_vec_free(&s->band[i].mem_planes);
+        qcj_vec_free(&s->band[i].mem_bit_at);
         memset(&s->band[i], 0, sizeof s->band[i]);
     }
 }

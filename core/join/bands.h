@@ -19,6 +19,15 @@
 #define qcj_side_build_band QC_LEVEL(qcj_side_build_band)
 #define qcj_side_free QC_LEVEL(qcj_side_free)
 
+/* [transposed lists] Whether this level's halves test pairs by planes:
+ * the levels whose pair loop is plain C (portable, NEON); the vector
+ * loops of AVX2 and AVX-512 were faster (docs/PERFORMANCE.md). */
+#if !defined(__AVX2__) && !defined(__AVX512F__)
+#define QCJ_HALVES_BY_PLANES 1
+#else
+#define QCJ_HALVES_BY_PLANES 0
+#endif
+
 /* The placements of one band (one queen in each of its rows, no two
  * attacking, columns among a side's), sorted by the colex rank of their
  * squeezed column set: offsets[rank]..offsets[rank+1]. */
@@ -27,7 +36,15 @@ typedef struct qcj_band {
     uint32_t *offsets;
     uint64_t *inner;      /* inner_sig of the placement's queens, ORed  */
     uint64_t *border;     /* cell_sig (border signature), ORed          */
-    qcj_vec mem_offsets, mem_inner, mem_border;
+    /* [transposed lists] NULL, or the inner signatures by bit: for each
+     * 64 placements from the first, plane_words words, word d with bit i
+     * set where placement 64c+i has inner bit d, the last word zero */
+    uint64_t *planes;
+    int plane_words;
+    /* [transposed lists] NULL, or for the other band: 2 * rows bytes a
+     * placement, the inner bits it has, then the plane of zeros's */
+    uint8_t *bit_at;
+    qcj_vec mem_offsets, mem_inner, mem_border, mem_planes, mem_bit_at;
 } qcj_band;
 
 /* One side of a unit: the band placements its halves are built from. */

@@ -63,6 +63,8 @@ void qcj_geometry_init(qcj_geometry *g, int n, int unit_cols, int key_bits, int 
     g->band_rows = g->h / 2;
     g->bands_in_place = g->bands_pruned = n >= QCJ_LARGE_FROM_N;
     g->own_lists = n >= QCJ_OWN_LISTS_FROM_N;
+    g->halves_planes = n <= QCJ_HALVES_PLANES_TO_N
+                    && g->h - g->band_rows >= QCJ_HALVES_PLANES_FROM_ROWS;
     g->split[0] = g->band_rows;
     g->split[1] = g->b0 + g->h - g->band_rows;
     for (int r = 0; r < n; r++)

@@ -53,6 +53,7 @@ typedef struct qcj_geometry {
     int bands_in_place; /* list bands in two walks, no unsorted copy (bands.c) */
     int bands_pruned; /* list no placement a half cannot use ([outside quota]) */
     int own_lists;    /* [own lists] bands listed set by set, on the set's columns (unit.c) */
+    int halves_planes; /* [transposed lists] the halves test their pairs by planes (bands.c) */
     size_t halves_cap; /* [halves capped] halves of a side a join holds (0: no cap) */
     int split[2];     /* first row of the second band: top, bottom         */
     uint64_t cell_sig[32][32];   /* [row][col]: the border diagonals of a queen */

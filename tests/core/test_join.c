@@ -142,6 +142,9 @@ static void test_halves(void)
         for (int m = n % 2; m <= n && m <= (n <= 11 ? 5 : n % 2 + 2); m += 2) {
             qcj_geometry g;
             qcj_geometry_init(&g, n, m, 2, m == 1);
+            /* [transposed lists] on half of the boards, which by their
+             * size would not use them */
+            g.halves_planes = (n + m / 2) % 2 == 0;
             qcj_splits sp[2];
             CHECK(qcj_splits_init(&sp[0], g.h, g.band_rows) == QC_OK
                   && qcj_splits_init(&sp[1], g.h, g.h - g.band_rows) == QC_OK, "splits");
