@@ -245,10 +245,17 @@ static inline unsigned qcj_set_parts(int n)
 #define QCJ_HALVES_CAP ((size_t)1 << 22)
 
 /* [transposed lists] The halves test pairs of band placements through
- * the longer band's inner signatures transposed (join/bands.c,
- * join/halves.c) up to this N, on the levels without AVX-512: the planes
- * take 2N-1 words for every 64 placements of that band. */
-#define QCJ_HALVES_PLANES_TO_N 24
+ * the transposed lists of the band by the middle row (join/bands.c,
+ * join/halves.c), on the levels whose pair loop is plain C, where that
+ * band has QCJ_HALVES_PLANES_FROM_ROWS rows or more and N is at most
+ * QCJ_HALVES_PLANES_TO_N.  Measured at the portable level, one thread
+ * (docs/PERFORMANCE.md): the time per unit of join time fell by 7% at
+ * N=18, 4% at N=19 and N=21, 10% at N=23 (a part of the units); with
+ * the 4-row bands of N=16 and 17 the lists are too short and the halves
+ * took longer.  At N=24 it saved 12% of a unit's time but added 30-42%
+ * to a unit's memory (283 MiB for unit 8360 against 218): left off there,
+ * below the record sizes' memory bound. */
+#define QCJ_HALVES_PLANES_TO_N 23
 #define QCJ_HALVES_PLANES_FROM_ROWS 5
 
 /* The largest rank table a band may have (entries): keeps a unit's memory

@@ -70,19 +70,14 @@ static inline void deposit_init(deposit_tables *d, uint32_t set)
 #if !defined(__BMI2__)
     /* by doubling: entries 2^b.. are entries 0.. with the b-th member */
     uint32_t m = set;
-    d->low[0] = 0;
-    for (int b = 0; b < 8; b++) {
+    d->low[0] = d->high[0] = 0;
+    for (int b = 0; b < 16; b++) {          /* members 0..7 low, 8..15 high */
         const uint32_t member = m & -m;
+        uint32_t *t = b < 8 ? d->low : d->high;
+        const int k = b & 7;
         m &= m - 1;
-        for (int v = 0; v < 1 << b; v++)
-            d->low[(1 << b) + v] = d->low[v] | member;
-    }
-    d->high[0] = 0;
-    for (int b = 0; b < 8; b++) {
-        const uint32_t member = m & -m;
-        m &= m - 1;
-        for (int v = 0; v < 1 << b; v++)
-            d->high[(1 << b) + v] = d->high[v] | member;
+        for (int v = 0; v < 1 << k; v++)
+            t[(1 << k) + v] = t[v] | member;
     }
 #endif
 }
