@@ -258,7 +258,8 @@ static int band_planes(const qcj_geometry *g, qcj_band *b, size_t len)
     const int words = 2 * g->n - 1;
     const size_t chunks = (len + 63) / 64;
     b->plane_words = words;
-    b->planes = qcj_vec_reserve(&b->mem_planes, (chunks ? chunks : 1) * (size_t)words * sizeof *b->planes);
+    b->planes = qcj_vec_reserve(&b->mem_planes,
+                                (chunks ? chunks : 1) * (size_t)words * sizeof *b->planes);
     if (!b->planes)
         return QC_ENOMEM;
     for (size_t c = 0; c < chunks; c++) {
