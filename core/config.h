@@ -249,10 +249,10 @@ static inline unsigned qcj_set_parts(int n)
  * join/halves.c), on the levels whose pair loop is plain C, where that
  * band has QCJ_HALVES_PLANES_FROM_ROWS rows or more and N is at most
  * QCJ_HALVES_PLANES_TO_N.  Measured at the portable level, one thread
- * (docs/PERFORMANCE.md): the time per unit of join time fell by 7% at
- * N=18, 4% at N=19 and N=21, 10% at N=23 (a part of the units); with
- * the 4-row bands of N=16 and 17 the lists are too short and the halves
- * took longer.  At N=24 it saved 12% of a unit's time but added 30-42%
+ * (docs/PERFORMANCE.md): a run's time over its joins' fell by 5% at
+ * N=18, 4% on a part of N=21's units and 10% on a part of N=23's; with
+ * the 4-row bands of N=17 the lists are too short and runs took 1.02 to
+ * 1.09 times as long.  At N=24 it saved 12% of a unit's time but added 30-42%
  * to a unit's memory (283 MiB for unit 8360 against 218): left off there,
  * below the record sizes' memory bound. */
 #define QCJ_HALVES_PLANES_TO_N 23

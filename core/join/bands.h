@@ -42,7 +42,8 @@ typedef struct qcj_band {
     uint64_t *planes;
     int plane_words;
     /* [transposed lists] NULL, or for the other band: 2 * rows bytes a
-     * placement, the inner bits it has, then the plane of zeros's */
+     * placement, the inner bits it has, then the index of the planes'
+     * word of zeros */
     uint8_t *bit_at;
     qcj_vec mem_offsets, mem_inner, mem_border, mem_planes, mem_bit_at;
 } qcj_band;
