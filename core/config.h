@@ -95,11 +95,11 @@ static inline int qcj_unit_cols(int n)
  * From N=25 the rest may be 64 bits wide: 16 at N=25 (on one sample of
  * its units, qcount_sample 25 --units 8 --sets 2 --seed 7 --key-bits K,
  * the same sets each time, a loaded machine, 14 took 6.37 ns a solution,
- * 15 3.81, 16 3.97 and 18 5.15; with [shared copies], four sets joined
- * whole, 17 took 0.97-0.99 of 16's time), 17 at N=26 (one set joined
- * whole, unit 79328: 17 0.77 of 16's joins, 18 0.81), 18 from N=27 (one
- * set, unit 3920713: 18 0.65 of 16's joins, 88.6 -> 57.5 s, 19 0.91, 20
- * 1.5; the halves' grouping 1.1 times as long).  Where the tiled sieve
+ * 15 3.81, 16 3.97 and 18 5.15; later, four sets joined whole, 17 took
+ * 0.97-0.99 of 16's time), 17 at N=26 (one set joined whole, unit
+ * 79328: 17 0.77 of 16's joins, 18 0.81), 18 from N=27 (one set, unit
+ * 3920713: 18 0.65 of 16's joins, 88.6 -> 57.5 s, 19 0.91, 20 1.5; the
+ * halves' grouping 1.1 times as long).  Where the tiled sieve
  * made a copy per top group, 18 had not paid at N=27: the groups' copies
  * were too small to share (docs/PERFORMANCE.md).
  * Part of the plan's fingerprint. */
@@ -273,30 +273,22 @@ static inline unsigned qcj_set_parts(int n)
 
 /* [bottom tiles] The byte tables' sieve (join/tables_loop.h) cuts the
  * bottoms into tiles of neighbouring key groups whose planes take at most
- * QCJ_TABLES_TILE_BYTES, and meets each tile with the tables of
- * QCJ_TABLES_CHUNK_BYTES of top blocks at a time, built once, so that a
- * tile is read from memory once per chunk rather than once per top group.
- * Sets whose planes fit one tile (every set to N=20) are not cut.
- * Measured on one column set of N=26 unit 100000 (4 Mi bottoms of 5
+ * QCJ_TABLES_TILE_BYTES, and meets the tiles one after another with every
+ * top block that meets them ([tiles outer]), so that a tile is read from
+ * memory once and stays in the L2 cache (2 MiB a core on the development
+ * machine) while it is swept.  Sets whose planes fit one tile (every set
+ * to N=20) are not cut.  Measured when each chunk of top blocks met every
+ * tile in turn, on one column set of N=26 unit 100000 (4 Mi bottoms of 5
  * digits a call, 21 MB of planes; avx512vbmi, one thread, join seconds):
- * untiled 25.3-29.4; tiles of 512 KiB with chunks of 16, 64, 256 KiB and
- * 1 MiB 22.8, 21.7, 21.4, 21.8 (tables read from the chunk), 19.9-21.9
- * (copied to registers, TBL_HELD), 18.3 (the tiled loop in a function of
- * its own); every sweep's reads folded into 64 KiB of the planes (a
- * wrong count: the time of a join from cache) 21.1-23.6.  With [shared
- * copies] (a chunk holds the blocks of one low key part, tables_loop.h),
- * 256 KiB chunks: four N=25 sets joined whole (qcount_sample 25 --units 4
- * --strata 1 --sets 1 --joins 1 --seed 5, avx512vbmi, two builds at
- * once) took 0.73-0.75 of the joins' time of tiles copied per top group
- * with 64 KiB chunks, and also 0.74-0.75 with 256 KiB (other rounds);
- * 256 KiB against 64 KiB, both sharing copies, 0.85-0.87; 256 KiB and
- * 1 MiB alike (12.4/12.0, 13.0/12.7, 13.4/13.9 s).  Changes speed alone:
- * no count, no work reported. */
+ * untiled 25.3-29.4, tiles of 512 KiB 18.3-21.9; later, four N=25 sets,
+ * tiles of 128 and 64 KiB 0.96 and 0.93 of 512's time.  Tiles outer took
+ * 0.84-0.85 of that sieve's joins on one N=27 set and 0.94-0.98 on one of
+ * N=26 (docs/PERFORMANCE.md); the tile size was not measured again with
+ * it.  Changes speed alone: no count, no work reported. */
 #define QCJ_TABLES_TILE_BYTES ((size_t)512 << 10)
-#define QCJ_TABLES_CHUNK_BYTES ((size_t)256 << 10)
 
-/* [compact runs] The blocks of one top group (in a tile: those of the
- * chunk that meet it, [shared copies]) sweep a copy of their runs of
+/* [compact runs] The blocks of one top group (in a tile: those of one low
+ * key part that meet it, [tiles outer]) sweep a copy of their runs of
  * bottom groups laid end to end, one sweep and one ragged tail a block,
  * where the group has at least
  * QCJ_TABLES_COMPACT_BLOCKS blocks and its runs number at least

@@ -58,20 +58,20 @@ typedef struct qcj_join_shape {
     int key_bits;          /* k, 0..18: groups per side 2^k */
     int bits;              /* the ANDed part: bits 0..bits-1 (1..64) */
     /* [sampled joins] For the sampler alone (bench/sample.c): with parts
-     * > 1, only the top blocks (tables; whole chunks of them where the
-     * bottoms are cut into tiles, [bottom tiles]) or the top groups (AND
-     * loop) whose hash modulo parts is `part` are joined, part == parts
-     * joins none; parts 0 or 1 joins all, as every count does. */
+     * > 1, only the top blocks (tables; the blocks of whole low key parts
+     * where the bottoms are cut into tiles, [bottom tiles]) or the top
+     * groups (AND loop) whose hash modulo parts is `part` are joined,
+     * part == parts joins none; parts 0 or 1 joins all, as every count
+     * does. */
     uint32_t parts, part;
-    /* [bottom tiles] (tables): the largest tile of bottom planes, and the
-     * tables of top blocks built at a time, in bytes; 0 takes config.h's
-     * QCJ_TABLES_TILE_BYTES and QCJ_TABLES_CHUNK_BYTES (tests set them
-     * small to cut small cases).  Change speed alone, never a count. */
-    size_t tile_bytes, chunk_bytes;
+    /* [bottom tiles] (tables): the largest tile of bottom planes, in
+     * bytes; 0 takes config.h's QCJ_TABLES_TILE_BYTES (tests set it small
+     * to cut small cases).  Changes speed alone, never a count. */
+    size_t tile_bytes;
 } qcj_join_shape;
 
 /* [sampled joins] Whether item `item` of `group` (a top block of a top
- * group, a chunk of a key's low part, ...) is joined under shape s: a
+ * group, the low key part of a tiled join, ...) is joined under shape s: a
  * deterministic spread over parts, even where every group has one item. */
 static inline int qcj_shape_joins(const qcj_join_shape *s, uint32_t group, uint32_t item)
 {
@@ -98,7 +98,7 @@ typedef struct qcj_joiner {
      * (both groups' sizes multiplied, padding not counted) to *tested.
      * `work` is the joiner's own scratch, kept from call to call.  Returns
      * QC_OK; QC_ENOMEM; or QC_ESTOP where the thread's stop flag rose
-     * ([stop check], stop.h: the tables read it between chunks of a tiled
+     * ([stop check], stop.h: the tables read it between parts of a tiled
      * join).  *pairs is undefined unless QC_OK. */
     int (*count)(const qcj_join_shape *shape, const qcj_groups *tops, const qcj_groups *bottoms,
                  uint32_t extra, qcj_vec *work, uint64_t *pairs, uint64_t *tested);

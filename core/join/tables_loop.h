@@ -19,10 +19,6 @@
  *       the planes (nb >= 1; planes readable QCJ_TABLES_PAD bytes past
  *       their end);
  *   TBL_COUNT        the name of the count function to define (static);
- *   TBL_HELD         optionally 0: a stored block's tables are not copied
- *                    for its sweeps ([bottom tiles]; for tables too big
- *                    for registers; by default they are, measured 8%
- *                    faster on N=26 at avx512vbmi);
  *   TBL_DIGIT_WIDTH(bits), optionally: the bits a digit of a `bits`-bit
  *       ANDed part, at most TBL_DIGIT_BITS and as many digits as it
  *       gives ([narrow digits]); by default TBL_DIGIT_BITS.
@@ -41,10 +37,6 @@
 #include "tables.h"
 
 #define TBL_INLINE static inline __attribute__((always_inline))
-
-#ifndef TBL_HELD
-#define TBL_HELD 1
-#endif
 
 /* [middle carried] How odd N's middle queen is treated (joiner.h): carried
  * in the bottoms, the passes of one weight merged, on every level (see
@@ -97,8 +89,9 @@ TBL_INLINE size_t tbl_compact(const uint32_t *boff, uint32_t base, uint32_t high
     return at;
 }
 
-/* [compact runs] Whether the `blocks` blocks of a top group sweep a
- * compact copy of its 2^runs_bits runs rather than the runs in place. */
+/* [compact runs] Whether `blocks` blocks (a top group's; in a tile, a low
+ * key part's) sweep a compact copy of their 2^runs_bits runs rather than
+ * the runs in place. */
 static inline int tbl_compacts(size_t blocks, int runs_bits)
 {
     return blocks >= QCJ_TABLES_COMPACT_BLOCKS && runs_bits >= QCJ_TABLES_COMPACT_RUN_BITS;
@@ -161,115 +154,97 @@ TBL_INLINE uint64_t tbl_sieve(const qcj_groups *tops, const uint32_t *boff, cons
     return tbl_sums_total(sums);
 }
 
-/* A stored block's top group's high key part ([shared copies]) and its tops. */
-typedef struct tbl_stored {
-    uint32_t high, tops;
-} tbl_stored;
-
 /* [bottom tiles] The sieve where the bottoms' planes pass a tile: as
  * tbl_sieve, but the key's high hbits bits (> 0) cut both sides: a bottom
  * tile is the 2^lbits groups of one high part bh (lbits = key_bits -
- * hbits), small enough to stay in cache.  [shared copies] The top groups
- * are taken by their low part l, every high part th in turn: the tables of
- * up to `chunk` of the blocks of groups (th, l) are built into `stored`
- * (their high parts and sizes into `of`), and the chunk meets every tile
- * bh that some of its groups allow (th & bh and extra's high part clear).
- * The bottoms a tile holds for a group depend on l alone, so one compact
- * copy of them serves every block of the chunk that meets the tile, not
- * just one group's (taken by high part instead, a chunk would hold one
- * group of each low part, and the copies would cost as much as the
- * sweeps: docs/PERFORMANCE.md).  The sampler joins whole chunks, so that
- * its parts read memory as a whole count does.  [stop check] The
- * thread's stop flag is read before each chunk (a join from N=25 takes
- * minutes, a chunk under a second): *stopped is set and the count left
- * partial. */
+ * hbits), small enough to stay in the L2 cache.  [tiles outer] The tiles
+ * are taken one after another, and in each every low part l of the top
+ * keys in turn: its runs in the tile are copied once ([compact runs]) and
+ * swept by the blocks of its groups (th, l) that meet the tile (th & bh
+ * clear), their tables built there.  So a tile is read from memory once,
+ * and every low part's copy of its runs reads it from the cache; a block's
+ * tables are built once for each tile it meets (some 11 times at N=27),
+ * a small cost beside its sweeps.  Taken the other way round (a chunk of
+ * blocks built once and met with every tile in turn) each copy read its
+ * runs from memory, and the copies took a third of N=27's joins
+ * (docs/PERFORMANCE.md).  [sampled joins] The sampler joins whole low
+ * parts, in every tile.  [stop check] The thread's stop flag is read before
+ * each tile and every 64 low parts (a join from N=25 takes minutes, a
+ * tile about a second): *stopped is set and the count left partial. */
 TBL_INLINE uint64_t tbl_sieve_tiled(const qcj_groups *tops, const uint32_t *boff,
                                     const uint8_t *planes, size_t stride,
                                     const qcj_join_shape *shape, uint32_t extra, const int digits,
-                                    int width, int hbits, tbl_block *stored, tbl_stored *of,
-                                    size_t chunk, uint8_t *compact, size_t cs, uint64_t *tested,
-                                    int *stopped)
+                                    int width, int hbits, uint8_t *compact, size_t cs,
+                                    uint64_t *tested, int *stopped)
 {
     const int lbits = shape->key_bits - hbits;
     const uint32_t lmask = (1u << lbits) - 1u, hmask = (1u << hbits) - 1u;
-    const uint32_t xh = (extra >> lbits) & hmask;      /* tiles extra rules out */
+    const uint32_t tiles = ~(extra >> lbits) & hmask;  /* those extra does not rule out */
     const uint32_t *toff = tops->off;
     tbl_sums sums = tbl_sums_zero();
     uint64_t tried = 0;
-    for (uint32_t l = 0; l <= lmask; l++) {
-        const uint32_t avail = ~(l | extra) & lmask;
-        const int run = __builtin_ctz(~avail);         /* its low free bits */
-        const uint32_t high = avail >> run;
-        uint32_t th = 0, i = toff[l], chunk_no = 0;
-        while (th <= hmask) {
-            if (qc_stop_raised(qc_stop_flag)) {
-                *stopped = 1;               /* [stop check] */
+    for (uint32_t bh = tiles, last = 0; !last; bh = (bh - 1) & tiles) {    /* submasks */
+        last = bh == 0;
+        if (qc_stop_raised(qc_stop_flag)) {
+            *stopped = 1;                               /* [stop check] */
+            return 0;
+        }
+        const uint32_t base = bh << lbits;
+        if (boff[base + lmask + 1] == boff[base])
+            continue;
+        const uint32_t meets = ~bh & hmask;    /* the top groups' high parts that meet it */
+        for (uint32_t l = 0; l <= lmask; l++) {
+            if ((l & 63) == 0 && qc_stop_raised(qc_stop_flag)) {
+                *stopped = 1;                           /* [stop check] */
                 return 0;
             }
-            /* the next chunk of l's blocks, built when it is joined */
-            const int joins = qcj_shape_joins(shape, l, chunk_no++);     /* [sampled joins] */
-            size_t count = 0;
-            uint32_t shared = hmask;        /* the chunk's high parts, ANDed */
-            while (th <= hmask && count < chunk) {
+            if (!qcj_shape_joins(shape, l, 0))
+                continue;                               /* [sampled joins] */
+            size_t blocks = 0;
+            for (uint32_t th = meets;; th = (th - 1) & meets) {      /* submasks of meets */
                 const uint32_t tg = th << lbits | l;
-                if (i == toff[tg + 1]) {
-                    if (++th <= hmask)
-                        i = toff[th << lbits | l];
-                    continue;
-                }
-                const uint32_t n = toff[tg + 1] - i < TBL_BLOCK ? toff[tg + 1] - i : TBL_BLOCK;
-                if (joins) {
-                    tbl_build(&stored[count], tops->low + i, n, digits, width);
-                    of[count] = (tbl_stored){th, n};
-                    shared &= th;
-                }
-                count++;
-                i += n;
+                blocks += (toff[tg + 1] - toff[tg] + TBL_BLOCK - 1) / TBL_BLOCK;
+                if (th == 0)
+                    break;
             }
-            if (!joins || count == 0)
+            if (blocks == 0)
                 continue;
-            /* the tiles some group of the chunk meets: submasks of tiles */
-            const uint32_t tiles = ~(shared | xh) & hmask;
-            for (uint32_t bh = tiles, last = 0; !last; bh = (bh - 1) & tiles) {
-                last = bh == 0;
-                const uint32_t base = bh << lbits;
-                if (boff[base + lmask + 1] == boff[base])
+            const uint32_t avail = ~(l | extra) & lmask;
+            const int run = __builtin_ctz(~avail);     /* its low free bits */
+            const uint32_t high = avail >> run;
+            /* [compact runs] l's blocks sweep one copy of its runs in the
+             * tile, if they are enough */
+            const int compacts = tbl_compacts(blocks, __builtin_popcount(high));
+            size_t copied = 0;
+            if (compacts) {
+                copied = tbl_compact(boff, base, high, run, planes, stride, compact, cs, digits);
+                if (copied == 0)
                     continue;
-                /* [compact runs] the blocks that meet the tile sweep one
-                 * copy of l's runs in it, if they are enough */
-                size_t blocks = 0;
-                for (size_t c = 0; c < count && blocks < QCJ_TABLES_COMPACT_BLOCKS; c++)
-                    blocks += (of[c].high & bh) == 0;
-                const int compacts = tbl_compacts(blocks, __builtin_popcount(high));
-                size_t copied = 0;
-                if (compacts)
-                    copied = tbl_compact(boff, base, high, run, planes, stride, compact, cs, digits);
-                for (size_t c = 0; c < count; c++) {
-                    if (of[c].high & bh)
-                        continue;
-#if TBL_HELD
-                    const tbl_block held = stored[c], *block = &held;   /* in registers */
-#else
-                    const tbl_block *block = &stored[c];
-#endif
+            }
+            for (uint32_t th = meets;; th = (th - 1) & meets) {
+                const uint32_t tg = th << lbits | l;
+                for (uint32_t i = toff[tg]; i < toff[tg + 1]; i += TBL_BLOCK) {
+                    const size_t n = toff[tg + 1] - i < TBL_BLOCK ? toff[tg + 1] - i : TBL_BLOCK;
+                    tbl_block block;
+                    tbl_build(&block, tops->low + i, n, digits, width);
                     if (compacts) {
-                        if (copied) {
-                            tried += of[c].tops * copied;
-                            tbl_sweep(block, compact, cs, 0, copied, digits, &sums);
-                        }
+                        tried += n * copied;
+                        tbl_sweep(&block, compact, cs, 0, copied, digits, &sums);
                         continue;
                     }
                     for (uint32_t hg = high;; hg = (hg - 1) & high) {     /* submasks of high */
                         const size_t b0 = boff[base + (hg << run)];
                         const size_t nb = boff[base + ((hg + 1) << run)] - b0;
                         if (nb) {
-                            tried += of[c].tops * nb;
-                            tbl_sweep(block, planes, stride, b0, nb, digits, &sums);
+                            tried += n * nb;
+                            tbl_sweep(&block, planes, stride, b0, nb, digits, &sums);
                         }
                         if (hg == 0)
                             break;
                     }
                 }
+                if (th == 0)
+                    break;
             }
         }
     }
@@ -319,14 +294,13 @@ static __attribute__((noinline)) uint64_t tbl_tiled(const qcj_groups *tops, cons
                                                     const uint8_t *planes, size_t stride,
                                                     const qcj_join_shape *shape, uint32_t extra,
                                                     int digits, int width, int hbits,
-                                                    tbl_block *stored,
-                                                    tbl_stored *of, size_t chunk, uint8_t *compact,
-                                                    size_t cs, uint64_t *tested, int *stopped)
+                                                    uint8_t *compact, size_t cs, uint64_t *tested,
+                                                    int *stopped)
 {
 #define TBL_CASE(c)                                                                        \
     case c:                                                                                \
         return tbl_sieve_tiled(tops, boff, planes, stride, shape, extra, TBL_DIGITS_AT_MOST(c), \
-                               width, hbits, stored, of, chunk, compact, cs, tested, stopped);
+                               width, hbits, compact, cs, tested, stopped);
     switch (digits) {
         TBL_DIGIT_CASES(TBL_CASE)
     }
@@ -348,10 +322,8 @@ static int TBL_COUNT(const qcj_join_shape *shape, const qcj_groups *tops,
         return QC_EINVAL;
     /* [bottom tiles] the fewest high key bits that cut the planes into
      * tiles of at most tile bytes (a tile may hold more: groups are not
-     * cut), and chunks of at least one block */
+     * cut) */
     const size_t tile = shape->tile_bytes ? shape->tile_bytes : QCJ_TABLES_TILE_BYTES;
-    const size_t chunk_bytes = shape->chunk_bytes ? shape->chunk_bytes : QCJ_TABLES_CHUNK_BYTES;
-    const size_t chunk = chunk_bytes > sizeof(tbl_block) ? chunk_bytes / sizeof(tbl_block) : 1;
     int hbits = 0;
     while (hbits < shape->key_bits && (stride * (size_t)digits >> hbits) > tile)
         hbits++;
@@ -367,22 +339,18 @@ static int TBL_COUNT(const qcj_join_shape *shape, const qcj_groups *tops,
         }
     }
     const size_t cs = (most + 63) / 64 * 64 + 64 + QCJ_TABLES_PAD;
-    /* the work: the planes, the stored tables and their groups, then the
-     * compact copy, each aligned to 64 bytes */
+    /* the work: the planes, then the compact copy, each aligned to 64
+     * bytes */
     const size_t planes_bytes = (stride * (size_t)digits + 63) / 64 * 64;
-    const size_t stored_bytes = (chunk * sizeof(tbl_block) + 63) / 64 * 64;
-    const size_t of_bytes = (chunk * sizeof(tbl_stored) + 63) / 64 * 64;
-    uint8_t *mem = qcj_vec_reserve(work, planes_bytes + stored_bytes + of_bytes + cs * (size_t)digits + 64);
+    uint8_t *mem = qcj_vec_reserve(work, planes_bytes + cs * (size_t)digits + 64);
     if (!mem)
         return QC_ENOMEM;
     uint8_t *planes = mem + (-(uintptr_t)mem & 63);
-    tbl_block *stored = (tbl_block *)(void *)(planes + planes_bytes);
-    tbl_stored *of = (tbl_stored *)(void *)((uint8_t *)stored + stored_bytes);
-    uint8_t *compact = (uint8_t *)of + of_bytes;
+    uint8_t *compact = planes + planes_bytes;
     qcj_tables_planes(bottoms->low, nb, width, digits, planes, stride);
     int stopped = 0;
     *pairs = hbits ? tbl_tiled(tops, bottoms->off, planes, stride, shape, extra, digits, width,
-                               hbits, stored, of, chunk, compact, cs, tested, &stopped)
+                               hbits, compact, cs, tested, &stopped)
                    : tbl_untiled(tops, bottoms->off, planes, stride, shape, extra, digits, width,
                                  compact, cs, tested);
     return stopped ? QC_ESTOP : QC_OK;

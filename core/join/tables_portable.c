@@ -46,7 +46,6 @@
 /* [narrow digits] as few bits a digit as keep the digits as few: 7 for
  * the 28 bits of N=18 (tables of 128 entries to build, not 256) */
 #define TBL_DIGIT_WIDTH(bits) tbl_digit_width(bits)
-#define TBL_HELD 0                    /* 16 or 32 KiB of tables: read where they are stored */
 
 static inline int tbl_digit_width(int bits)
 {

@@ -7,8 +7,7 @@
  * even group sizes across the blocks' edges, bottoms carrying a middle
  * queen's mark and top groups spared from its key (extra); every pair
  * disjoint over long sweeps (the byte counters' limits); the tables'
- * bottoms cut into tiles and their top blocks built in chunks, down to one
- * group and one block.  A table with one
+ * bottoms cut into tiles, down to one group.  A table with one
  * digit skipped (the shape told 8 bits fewer) must fail the same check.
  */
 #include <stdint.h>
@@ -96,10 +95,9 @@ static uint64_t scalar_count(const join_case *c, uint64_t *tested)
 /* The joiner's count of case c, told `bits` ANDed bits; 1 when it agrees
  * with want (and the pairs tested with want_tested). */
 static int agrees_cut(const joiner_here *jh, const join_case *c, int bits, uint64_t want,
-                      uint64_t want_tested, size_t tile_bytes, size_t chunk_bytes, qcj_vec *work)
+                      uint64_t want_tested, size_t tile_bytes, qcj_vec *work)
 {
-    const qcj_join_shape shape = {.key_bits = c->key_bits, .bits = bits,
-                                  .tile_bytes = tile_bytes, .chunk_bytes = chunk_bytes};
+    const qcj_join_shape shape = {.key_bits = c->key_bits, .bits = bits, .tile_bytes = tile_bytes};
     const qcj_groups tops = {c->toff, c->tops}, bottoms = {c->boff, c->bottoms};
     uint64_t pairs = ~(uint64_t)0, tested = 0;
     const int rc = jh->j->count(&shape, &tops, &bottoms, c->extra, work, &pairs, &tested);
@@ -107,12 +105,11 @@ static int agrees_cut(const joiner_here *jh, const join_case *c, int bits, uint6
 }
 
 /* [stop check] With the thread's stop flag up, a tiled join (tiles of a
- * byte, chunks of a block) stops and says so. */
+ * byte) stops and says so. */
 static int stops_when_told(const joiner_here *jh, const join_case *c, qcj_vec *work)
 {
     static const int raised = 1;
-    const qcj_join_shape shape = {.key_bits = c->key_bits, .bits = c->bits, .tile_bytes = 1,
-                                  .chunk_bytes = 1};
+    const qcj_join_shape shape = {.key_bits = c->key_bits, .bits = c->bits, .tile_bytes = 1};
     const qcj_groups tops = {c->toff, c->tops}, bottoms = {c->boff, c->bottoms};
     uint64_t pairs = 0, tested = 0;
     qc_stop_flag = &raised;
@@ -124,13 +121,12 @@ static int stops_when_told(const joiner_here *jh, const join_case *c, qcj_vec *w
 static int agrees(const joiner_here *jh, const join_case *c, int bits, uint64_t want,
                   uint64_t want_tested, qcj_vec *work)
 {
-    return agrees_cut(jh, c, bits, want, want_tested, 0, 0, work);
+    return agrees_cut(jh, c, bits, want, want_tested, 0, work);
 }
 
 /* [sampled joins] The parts of a count partition it: over parts 0..P-1
  * the pairs and the pairs tested add up to the whole count's, and part P
- * joins nothing (tile_bytes: [bottom tiles], the tables built a block at
- * a time). */
+ * joins nothing (tile_bytes: [bottom tiles]). */
 static int parts_add_up(const joiner_here *jh, const join_case *c, uint64_t want,
                         uint64_t want_tested, size_t tile_bytes, qcj_vec *work)
 {
@@ -138,7 +134,7 @@ static int parts_add_up(const joiner_here *jh, const join_case *c, uint64_t want
     uint64_t pairs = 0, tested = 0;
     for (uint32_t part = 0; part <= 5; part++) {
         const qcj_join_shape shape = {.key_bits = c->key_bits, .bits = c->bits, .parts = 5,
-                                      .part = part, .tile_bytes = tile_bytes, .chunk_bytes = 1};
+                                      .part = part, .tile_bytes = tile_bytes};
         uint64_t p = 0, t = 0;
         if (jh->j->count(&shape, &tops, &bottoms, c->extra, work, &p, &t) != QC_OK)
             return 0;
@@ -245,7 +241,7 @@ static void test_all_disjoint(const joiner_here *jh, qcj_vec *work)
 }
 
 /* [sampled joins] The parts spread items evenly, also where every group
- * has one item (a tiled join's chunks are often one a low key part): of
+ * has one item (a tiled join samples low key parts, item 0 each): of
  * 4000 groups' item 0, and of 4000 items of one group, each of 4 parts
  * takes 900..1100. */
 static void test_parts_spread(void)
@@ -285,14 +281,12 @@ int main(void)
                   "%s: round %d, %d key bits, %d bits, extra %x", js[i].name, round, c.key_bits,
                   c.bits, c.extra);
         /* [bottom tiles] the bottoms cut into tiles of one group up to
-         * a few hundred bytes, the tops' tables built one block to a few
-         * at a time (the cases' planes are a few KiB: untiled by default) */
-        static const size_t tiles[4] = {1, 200, 1500, 1}, chunks[4] = {1, 3000, 1, 40000};
+         * a few hundred bytes (the cases' planes are a few KiB: untiled by
+         * default) */
+        static const size_t tiles[4] = {1, 200, 1500, 60};
         for (int i = 0; i < count; i++)
-            CHECK(agrees_cut(&js[i], &c, c.bits, want, tested, tiles[round % 4],
-                             chunks[round % 4], &work),
-                  "%s: round %d in tiles of %zu bytes, chunks of %zu", js[i].name, round,
-                  tiles[round % 4], chunks[round % 4]);
+            CHECK(agrees_cut(&js[i], &c, c.bits, want, tested, tiles[round % 4], &work),
+                  "%s: round %d in tiles of %zu bytes", js[i].name, round, tiles[round % 4]);
         const uint32_t last = c.key_bits > 0 ? 1u << c.key_bits : 0;
         if (round % 4 == 0 && last && c.toff[last] > 0 && c.boff[last] > 0)
             for (int i = 0; i < count; i++)
