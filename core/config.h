@@ -282,7 +282,7 @@ static inline unsigned qcj_set_parts(int n)
  * digits a call, 21 MB of planes; avx512vbmi, one thread, join seconds):
  * untiled 25.3-29.4, tiles of 512 KiB 18.3-21.9; later, four N=25 sets,
  * tiles of 128 and 64 KiB 0.96 and 0.93 of 512's time.  Tiles outer took
- * 0.84-0.85 of that sieve's joins on one N=27 set and 0.94-0.98 on one of
+ * 0.84-0.87 of that sieve's joins on one N=27 set and 0.94-0.98 on one of
  * N=26 (docs/PERFORMANCE.md); the tile size was not measured again with
  * it.  Changes speed alone: no count, no work reported. */
 #define QCJ_TABLES_TILE_BYTES ((size_t)512 << 10)

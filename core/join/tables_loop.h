@@ -97,6 +97,25 @@ static inline int tbl_compacts(size_t blocks, int runs_bits)
     return blocks >= QCJ_TABLES_COMPACT_BLOCKS && runs_bits >= QCJ_TABLES_COMPACT_RUN_BITS;
 }
 
+/* [runs of groups] The block against the bottom groups base + (hg << run)
+ * .. base + ((hg + 1) << run) - 1 for every submask hg of high, one sweep
+ * a run, in place.  Returns the bottoms swept. */
+TBL_INLINE size_t tbl_sweep_runs(const tbl_block *block, const uint32_t *boff, uint32_t base,
+                                 uint32_t high, int run, const uint8_t *planes, size_t stride,
+                                 const int digits, tbl_sums *sums)
+{
+    size_t swept = 0;
+    for (uint32_t hg = high;; hg = (hg - 1) & high) {     /* submasks of high */
+        const size_t b0 = boff[base + (hg << run)], nb = boff[base + ((hg + 1) << run)] - b0;
+        if (nb)
+            tbl_sweep(block, planes, stride, b0, nb, digits, sums);
+        swept += nb;
+        if (hg == 0)
+            break;
+    }
+    return swept;
+}
+
 /* [sieve] [runs of groups] Every top group tg, a block at a time, against
  * the bottom groups inside ~(tg | extra), 2^run neighbours a sweep: the
  * sieve where the bottoms' planes fit one tile. */
@@ -141,13 +160,7 @@ TBL_INLINE uint64_t tbl_sieve(const qcj_groups *tops, const uint32_t *boff, cons
                 tbl_sweep(&block, compact, cs, 0, free_bottoms, digits, &sums);
                 continue;
             }
-            for (uint32_t hg = high;; hg = (hg - 1) & high) {
-                const size_t b0 = boff[hg << run], nb = boff[(hg + 1) << run] - b0;
-                if (nb)
-                    tbl_sweep(&block, planes, stride, b0, nb, digits, &sums);
-                if (hg == 0)
-                    break;
-            }
+            tbl_sweep_runs(&block, boff, 0, high, run, planes, stride, digits, &sums);
         }
     }
     *tested += tried;
@@ -163,8 +176,8 @@ TBL_INLINE uint64_t tbl_sieve(const qcj_groups *tops, const uint32_t *boff, cons
  * swept by the blocks of its groups (th, l) that meet the tile (th & bh
  * clear), their tables built there.  So a tile is read from memory once,
  * and every low part's copy of its runs reads it from the cache; a block's
- * tables are built once for each tile it meets (some 11 times at N=27),
- * a small cost beside its sweeps.  Taken the other way round (a chunk of
+ * tables are built once for each tile it meets (8.7 times a block on
+ * one N=27 set, one build for each sweep).  Taken the other way round (a chunk of
  * blocks built once and met with every tile in turn) each copy read its
  * runs from memory, and the copies took a third of N=27's joins
  * (docs/PERFORMANCE.md).  [sampled joins] The sampler joins whole low
@@ -232,16 +245,8 @@ TBL_INLINE uint64_t tbl_sieve_tiled(const qcj_groups *tops, const uint32_t *boff
                         tbl_sweep(&block, compact, cs, 0, copied, digits, &sums);
                         continue;
                     }
-                    for (uint32_t hg = high;; hg = (hg - 1) & high) {     /* submasks of high */
-                        const size_t b0 = boff[base + (hg << run)];
-                        const size_t nb = boff[base + ((hg + 1) << run)] - b0;
-                        if (nb) {
-                            tried += n * nb;
-                            tbl_sweep(&block, planes, stride, b0, nb, digits, &sums);
-                        }
-                        if (hg == 0)
-                            break;
-                    }
+                    tried += n * tbl_sweep_runs(&block, boff, base, high, run, planes, stride,
+                                                digits, &sums);
                 }
                 if (th == 0)
                     break;
