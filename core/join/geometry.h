@@ -55,6 +55,8 @@ typedef struct qcj_geometry {
     int own_lists;    /* [own lists] bands listed set by set, on the set's columns (unit.c) */
     int halves_planes; /* [transposed lists] the halves test their pairs by planes (bands.c) */
     size_t halves_cap; /* [halves capped] halves of a side a join holds (0: no cap) */
+    double set_key_from; /* [set key] pairs of halves from which a chunk of tops
+                          * gets its set's own key (set_key.h; 0: always) */
     int split[2];     /* first row of the second band: top, bottom         */
     uint64_t cell_sig[32][32];   /* [row][col]: the border diagonals of a queen */
     uint64_t inner_sig[32][32];  /* [row][col]: its diagonals crossing its half's split */

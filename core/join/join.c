@@ -376,6 +376,7 @@ static int join_build_with(qc_plan *plan, const qcj_settings *s)
     g->bands_in_place = g->bands_pruned = s->large_bands;
     g->own_lists = s->own_lists;
     g->halves_cap = s->halves_cap;
+    g->set_key_from = s->set_key_from;
     data->set_parts = s->set_units && s->set_parts > 1 ? s->set_parts : 1;
     data->joiner = s->joiner;
     data->block = qcj_block(g);
@@ -409,7 +410,8 @@ qcj_settings qcj_settings_of(int n)
                           .own_lists = n >= QCJ_OWN_LISTS_FROM_N,
                           .set_units = n >= QCJ_SET_UNITS_FROM_N,
                           .set_parts = qcj_set_parts(n),
-                          .halves_cap = QCJ_HALVES_CAP};
+                          .halves_cap = QCJ_HALVES_CAP,
+                          .set_key_from = QCJ_SET_KEY_FROM_PAIRS};
 }
 
 static int join_build(qc_plan *plan)

@@ -7,6 +7,7 @@
 #define QCJ_SCRATCH_H
 
 #include "bands.h"
+#include "set_key.h"
 #include "vec.h"
 
 /* One unit's working memory: [0] top side, [1] bottom side. */
@@ -18,6 +19,8 @@ typedef struct qcj_scratch {
     qcj_vec off[2];           /* ... and the group offsets                 */
     qcj_vec spared, spared_off;   /* odd N, [middle spared]: the tops sparing the middle queen */
     qcj_vec join_work;            /* the joiner's own (joiner.h)            */
+    qcj_set_key set_key;          /* [set key] the column set's (unit.c)    */
+    qcj_set_key_sample key_sample;    /* ... and its choice's working memory */
     /* [joins timed] set by the sampler's probe (join.h): the thread CPU
      * seconds of the joiner's joins are added to join_seconds, those the
      * timing itself took to timing_seconds (unit.c join_bottoms) */

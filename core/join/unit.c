@@ -44,8 +44,8 @@
  * groups the input is cut into QCJ_SORT_STREAMS parts, each counted and
  * placed with counters of its own, side by side (a group holds each
  * part's halves in turn; the order inside a group changes no count). */
-static int group_halves(const qcj_geometry *g, const uint64_t *raw, size_t len, qcj_vec *offv,
-                        qcj_vec *lowv, qcj_groups *out)
+static int group_halves(const qcj_geometry *g, const qcj_set_key *set_key, uint64_t *raw,
+                        size_t len, qcj_vec *offv, qcj_vec *lowv, qcj_groups *out)
 {
     enum { S = QCJ_SORT_STREAMS };
     const size_t count = (size_t)1 << g->key_bits;
@@ -60,6 +60,8 @@ static int group_halves(const qcj_geometry *g, const uint64_t *raw, size_t len, 
         return QC_ENOMEM;
     uint32_t *fill = off + count + 1;
     memset(fill, 0, streams * count * sizeof *fill);
+    for (size_t i = 0; set_key && i < len; i++)
+        raw[i] = qcj_set_key_apply(set_key, raw[i]);   /* [set key] */
 #define KEY(x) ((size_t)(((x) >> shift) & kmask))
     const size_t part = len / streams;  /* stream c: [c*part, (c+1)*part), the last to len */
     if (streams == S) {
@@ -139,20 +141,25 @@ typedef struct unit_walk {
     qc_u128 total;
 } unit_walk;
 
+/* A chunk of the tops of one column set: built (in the scratch's raw[0]),
+ * then grouped at its first join, once its set's key is chosen on them and
+ * on the first bottoms ([set key]). */
+typedef struct top_chunk {
+    size_t count;         /* tops */
+    int grouped;
+    const qcj_set_key *key;   /* the set's, or NULL: the geometry's */
+    qcj_groups groups;
+} top_chunk;
+
 /* [halves capped] The next chunk of the tops on top column set s, from
- * split *at on (halves.h), grouped into *tops; *none when it holds none
- * (every split taken, or none with a top). */
-static int make_tops(unit_walk *w, uint32_t s, size_t *at, qcj_groups *tops, int *none)
+ * split *at on (halves.h), into *tops, ungrouped; none (count 0) when
+ * every split is taken or none has a top. */
+static int make_tops(unit_walk *w, uint32_t s, size_t *at, top_chunk *tops)
 {
     const qcj_geometry *g = &w->p->geo;
-    qcj_scratch *sc = w->sc;
-    size_t nt = 0;
-    int rc = qcj_halves_of(&w->p->rank, &w->tops_to, &w->sides[0], qcj_squeeze(g, w->q, s), 0, 0,
-                           at, g->halves_cap, &sc->raw[0], &nt, &w->tested);
-    *none = rc == QC_OK && nt == 0;
-    if (rc != QC_OK || nt == 0)
-        return rc;
-    return group_halves(g, sc->raw[0].p, nt, &sc->off[0], &sc->low[0], tops);
+    *tops = (top_chunk){0};
+    return qcj_halves_of(&w->p->rank, &w->tops_to, &w->sides[0], qcj_squeeze(g, w->q, s), 0, 0,
+                         at, g->halves_cap, &w->sc->raw[0], &tops->count, &w->tested);
 }
 
 /* [joins timed] this thread's CPU seconds. */
@@ -166,15 +173,29 @@ static double thread_seconds(void)
 /* Adds to *pairs the pairs of the tops and the nb bottoms in the
  * scratch's raw[1], by the joiner; with the middle queen spared, those of
  * middle queen mid (0: none) with the tops that spare it. */
-static int join_bottoms(unit_walk *w, const qcj_groups *tops, size_t nb, uint64_t mid,
-                        uint64_t *pairs)
+static int join_bottoms(unit_walk *w, top_chunk *chunk, size_t nb, uint64_t mid, uint64_t *pairs)
 {
     const qcj_geometry *g = &w->p->geo;
     qcj_scratch *sc = w->sc;
     qcj_groups bottoms, spared;
     uint32_t extra = 0;
-    if (group_halves(g, sc->raw[1].p, nb, &sc->off[1], &sc->low[1], &bottoms) != QC_OK)
+    if (!chunk->grouped) {                  /* [set key] chosen, the tops grouped */
+        chunk->key = NULL;                  /* small: the geometry's key */
+        if ((double)chunk->count * (double)nb >= g->set_key_from) {
+            qcj_set_key_choose(g, sc->raw[0].p, chunk->count, sc->raw[1].p, nb,
+                               &sc->key_sample, &sc->set_key);
+            chunk->key = &sc->set_key;
+        }
+        if (group_halves(g, chunk->key, sc->raw[0].p, chunk->count, &sc->off[0], &sc->low[0],
+                         &chunk->groups) != QC_OK)
+            return QC_ENOMEM;
+        chunk->grouped = 1;
+    }
+    const qcj_groups *tops = &chunk->groups;
+    if (group_halves(g, chunk->key, sc->raw[1].p, nb, &sc->off[1], &sc->low[1], &bottoms) != QC_OK)
         return QC_ENOMEM;
+    if (chunk->key)
+        mid = qcj_set_key_apply(chunk->key, mid);
     if (w->joiner->middle == QCJ_MIDDLE_SPARED && mid) {
         if (spare_middle(g, tops, mid, sc, &spared) != QC_OK)
             return QC_ENOMEM;
@@ -251,7 +272,7 @@ static int set_passes(const unit_walk *w, uint32_t s, uint32_t cols[32], int wei
  * next's or within one column's: the pairs add up, and the work reported
  * is the same.  With the middle queen spared, each column's bottoms are
  * joined apart (the tops that spare it differ). */
-static int count_pass(unit_walk *w, uint32_t s, uint32_t cols, const qcj_groups *tops,
+static int count_pass(unit_walk *w, uint32_t s, uint32_t cols, top_chunk *tops,
                       uint64_t *pairs)
 {
     const qcj_plan *p = w->p;
@@ -303,10 +324,9 @@ static int count_set(unit_walk *w, uint32_t s)
         return QC_OK;
     size_t at = w->tops_from;
     while (at < w->tops_to.count) {
-        qcj_groups tops;
-        int none;
-        int rc = make_tops(w, s, &at, &tops, &none);
-        if (rc != QC_OK || none)
+        top_chunk tops;
+        int rc = make_tops(w, s, &at, &tops);
+        if (rc != QC_OK || tops.count == 0)
             return rc;
         for (int pass = 0; pass < passes; pass++) {
             uint64_t pairs = 0;

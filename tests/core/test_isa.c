@@ -127,8 +127,9 @@ static int check_names(int have[LEVELS])
     return count;
 }
 
-/* The join engine at the running level with its key in the high bits
- * and its large bands (force_wide, large_bands: as from N=25): the
+/* The join engine at the running level with its key in the high bits,
+ * its large bands and every chunk of tops keyed for its set (force_wide,
+ * large_bands, set_key_from 0: as on large boards): the
  * published total; up to FLAGGED_MAX, also with a small block, and every
  * unit's solutions against the AND loop's recount (portable level; its
  * work on odd N differs: [middle spared], joiner.h), and the AND loop's
@@ -138,6 +139,7 @@ static void check_settings(const char *level, int n, const known_count *known)
     qcj_settings s = qcj_settings_of(n);
     s.force_wide = 1;
     s.large_bands = 1;
+    s.set_key_from = 0;   /* [set key] every chunk its set's own key, as large boards' */
     qc_plan *plan;
     int rc = qcj_plan_create_with(&plan, n, &s);
     CHECK(rc == QC_OK, "%s wide n=%d: no plan", level, n);

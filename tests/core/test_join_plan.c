@@ -161,26 +161,28 @@ static void test_engine(int n_plan_max)
 
 /* Every split the engine may choose, on boards small enough to count
  * quickly: unit block widths, key bits, the key in the high bits and the
- * large bands (both as from N=25) and both joiners, against the published
- * totals. */
+ * large bands (both as from N=25), both joiners, and each chunk of tops
+ * with its set's own key or the geometry's ([set key]), against the
+ * published totals. */
 static void test_parameters(const known_count *known)
 {
     for (int n = 1; n <= 11; n++) {
         int slots = n % 2 ? 2 * n : 2 * (n - 1);
         for (int m = n % 2; m <= n; m += 2)
             for (int k = 0; k <= 8 && k <= slots; k += (n > 8 ? 3 : 1))
-                for (int variant = 0; variant < 8; variant++) {
+                for (int variant = 0; variant < 16; variant++) {
                     qcj_settings s = qcj_settings_of(n);
                     s.unit_cols = m;
                     s.key_bits = k;
                     s.force_wide = variant & 1;
                     s.joiner = variant & 2 ? QCJ_JOIN_AND : QCJ_JOIN_TABLES;
                     s.large_bands = (variant & 4) != 0;
+                    s.set_key_from = variant & 8 ? 0 : s.set_key_from;   /* [set key] always */
                     qc_u128 total = 0;
                     int rc = qcj_count_with(n, &s, &total, NULL);
                     CHECK(rc == QC_OK && total == known[n].total,
-                          "n=%d m=%d k=%d wide=%d joiner %d: got %llu, want %llu", n, m, k,
-                          s.force_wide, (int)s.joiner, (unsigned long long)total,
+                          "n=%d m=%d k=%d wide=%d joiner %d set key %d: got %llu, want %llu", n,
+                          m, k, s.force_wide, (int)s.joiner, variant >> 3, (unsigned long long)total,
                           (unsigned long long)known[n].total);
                 }
     }
@@ -637,11 +639,17 @@ static void test_large_bands(const known_count *known, int n_max)
  * bottoms of every such split joined apart, and on odd N every merged
  * pass of two middle columns or more joined a column at a time) against
  * no cap, unit by unit, the same solutions, and no less work reported
- * (the bottoms are built again for each chunk of tops). */
+ * (the bottoms are built again for each chunk of tops); and so again with
+ * each chunk keyed for its set ([set key]: a chunk's own key, chosen on
+ * its tops and its first bottoms), solutions alone (the keys, and so the
+ * pairs tested, differ from chunk to chunk). */
 static void test_halves_capped(const known_count *known)
 {
+    for (int keyed = 0; keyed < 2; keyed++)
     for (int n = 8; n <= 13; n++) {
         qcj_settings whole = qcj_settings_of(n), capped = whole;
+        if (keyed)
+            whole.set_key_from = capped.set_key_from = 0;
         whole.halves_cap = 0;
         capped.halves_cap = 1;
         qc_plan *a, *b;
@@ -658,8 +666,9 @@ static void test_halves_capped(const known_count *known)
             less_work += tb.placements < ta.placements;
             total += tb.solutions;
         }
-        CHECK(differ == 0 && total == known[n].total, "n=%d: %zu units differ capped", n, differ);
-        CHECK(less_work == 0, "n=%d: %zu units report less work capped", n, less_work);
+        CHECK(differ == 0 && total == known[n].total, "n=%d%s: %zu units differ capped", n,
+              keyed ? " set keys" : "", differ);
+        CHECK(less_work == 0 || keyed, "n=%d: %zu units report less work capped", n, less_work);
         qc_plan_free(a);
         qc_plan_free(b);
     }

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * set_key.c — [set key] the key diagonals of one column set, chosen on a
+ * sample of its halves, and their layout (set_key.h).
+ */
+#include "config.h"
+#include "set_key.h"
+
+/* The signature bits the geometry gives border diagonals. */
+static uint64_t used_bits(const qcj_geometry *g)
+{
+    const uint64_t key = g->key_bits ? ((~0ull >> (64 - g->key_bits)) << g->key_shift) : 0;
+    const uint64_t and_part = g->and_bits >= 64 ? ~0ull : (1ull << g->and_bits) - 1;
+    return key | and_part;
+}
+
+void qcj_set_key_lay_out(const qcj_geometry *g, const int *bits, qcj_set_key *key)
+{
+    const uint64_t used = used_bits(g);
+    uint64_t chosen = 0;
+    int to[64];
+    for (int j = 0; j < g->key_bits; j++) {
+        chosen |= 1ull << bits[j];
+        to[bits[j]] = g->key_shift + j;
+    }
+    int next = 0;
+    for (int b = 0; b < 64; b++)
+        if (used >> b & 1 && !(chosen >> b & 1))
+            to[b] = next++;
+    for (int i = 0; i < 8; i++) {
+        key->byte[i][0] = 0;
+        for (unsigned v = 1; v < 256; v++) {
+            const int b = 8 * i + __builtin_ctz(v);
+            key->byte[i][v] = key->byte[i][v & (v - 1)] | (used >> b & 1 ? 1ull << to[b] : 0);
+        }
+    }
+}
+
+enum { SAMPLE = QCJ_SET_KEY_SAMPLE };
+
+void qcj_set_key_choose(const qcj_geometry *g, const uint64_t *tops, size_t nt,
+                        const uint64_t *bottoms, size_t nb, qcj_set_key_sample *sample,
+                        qcj_set_key *key)
+{
+    const uint64_t used = used_bits(g);
+    /* the sample: an even stride over each side, of m halves, where
+     * m^4 <= nt * nb / 4 (the choice takes some m^2 steps, the join of
+     * the chunk some nt * nb over the pairs the key leaves) */
+    size_t m = SAMPLE;
+    while (m > 64 && (double)m * m * m * m * 4 > (double)nt * (double)nb)
+        m /= 2;
+    const size_t mt = nt < m ? nt : m, mb = nb < m ? nb : m, words = (mb + 63) / 64;
+    uint64_t (*alive)[SAMPLE / 64] = sample->alive, (*uses)[SAMPLE / 64] = sample->uses,
+             (*top_uses)[SAMPLE / 64] = sample->top_uses;
+    for (int b = 0; b < 64; b++)
+        for (size_t w = 0; w < SAMPLE / 64; w++)
+            uses[b][w] = top_uses[b][w] = 0;
+    for (size_t i = 0; i < mb; i++)
+        for (uint64_t sig = bottoms[i * (nb / mb)]; sig; sig &= sig - 1)
+            uses[__builtin_ctzll(sig)][i / 64] |= 1ull << i % 64;
+    for (size_t t = 0; t < mt; t++) {
+        for (uint64_t sig = tops[t * (nt / mt)]; sig; sig &= sig - 1)
+            top_uses[__builtin_ctzll(sig)][t / 64] |= 1ull << t % 64;
+        for (size_t w = 0; w < words; w++)
+            alive[t][w] = mb >= 64 * w + 64 ? ~0ull : (1ull << (mb - 64 * w)) - 1;
+    }
+    uint64_t both[64];                   /* pairs of the sample that use b */
+    for (int b = 0; b < 64; b++) {
+        uint64_t t = 0, u = 0;
+        for (size_t w = 0; w < SAMPLE / 64; w++)
+            t += (uint64_t)__builtin_popcountll(top_uses[b][w]),
+            u += (uint64_t)__builtin_popcountll(uses[b][w]);
+        both[b] = t * u;
+    }
+    int bits[64];
+    uint64_t chosen = 0;
+    for (int j = 0; j < g->key_bits; j++) {
+        int best = -1;
+        uint64_t best_pairs = 0;
+        for (uint64_t left = used & ~chosen; left; left &= left - 1) {
+            const int b = __builtin_ctzll(left);
+            uint64_t pairs = 0;              /* live pairs that both use b */
+            for (size_t tw = 0; tw < (mt + 63) / 64; tw++)
+                for (uint64_t ts = top_uses[b][tw]; ts; ts &= ts - 1) {
+                    const size_t t = 64 * tw + (size_t)__builtin_ctzll(ts);
+                    for (size_t w = 0; w < words; w++)
+                        pairs += (uint64_t)__builtin_popcountll(alive[t][w] & uses[b][w]);
+                }
+            /* ties (a sample with no live pair left, too): the most
+             * pairs of the whole sample, then the geometry's key first,
+             * in its order, then the lower bit */
+            if (best < 0 || pairs > best_pairs
+                || (pairs == best_pairs
+                    && (both[b] > both[best]
+                        || (both[b] == both[best] && best < g->key_shift && b >= g->key_shift))))
+                best = b, best_pairs = pairs;
+        }
+        bits[j] = best;
+        chosen |= 1ull << best;
+        for (size_t tw = 0; tw < (mt + 63) / 64; tw++)
+            for (uint64_t ts = top_uses[best][tw]; ts; ts &= ts - 1) {
+                const size_t t = 64 * tw + (size_t)__builtin_ctzll(ts);
+                for (size_t w = 0; w < words; w++)
+                    alive[t][w] &= ~uses[best][w];
+            }
+    }
+    qcj_set_key_lay_out(g, bits, key);
+}
