@@ -121,10 +121,10 @@ static inline int qcj_key_bits(int n)
  * chunks).  Measured (docs/PERFORMANCE.md; a sample of the units, one
  * thread): N=20, 32 units, joins 0.41 -> 0.24-0.27 s, halves 0.22 ->
  * 0.25-0.29 s (from 2.5e8 pairs: joins 0.24-0.25, halves 0.29-0.32, the
- * choices' own cost); N=17 and 18 choose no key
- * (the same instructions, callgrind); one N=27 set joined in 10.3 s with
- * 1024, 13.7 with 512 and 14.2-14.7 with 256; N=22 1.25-1.48 ns a
- * solution with the sample cut for smaller chunks, against 1.62-1.74
+ * choices' own cost); no chunk to N=19 chooses a key (gdb; N=17's
+ * instructions the same under callgrind); one N=27 set joined in 10.3 s
+ * with 1024, 13.7 with 512 and 14.2-14.7 with 256; N=22 1.25-1.48 ns a
+ * solution with the sample cut for smaller chunks, against 1.72-1.74
  * with 1024 on every chunk.  Changes the work reported, never a count. */
 #ifndef QCJ_SET_KEY_FROM_PAIRS
 #define QCJ_SET_KEY_FROM_PAIRS 1e9

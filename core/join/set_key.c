@@ -3,7 +3,6 @@
  * set_key.c — [set key] the key diagonals of one column set, chosen on a
  * sample of its halves, and their layout (set_key.h).
  */
-#include "config.h"
 #include "set_key.h"
 
 /* The signature bits the geometry gives border diagonals. */

@@ -269,8 +269,9 @@ static int set_passes(const unit_walk *w, uint32_t s, uint32_t cols[32], int wei
  * the tops in *tops, added to *pairs.  [halves capped] The bottoms are
  * built in the order of their splits and joined whenever they reach the
  * geometry's halves_cap, between one middle column's bottoms and the
- * next's or within one column's: the pairs add up, and the work reported
- * is the same.  With the middle queen spared, each column's bottoms are
+ * next's or within one column's: the pairs add up, and so does the work
+ * reported where the tops keep the geometry's key ([set key]: a chunk's
+ * own key is chosen on the first bottoms it meets).  With the middle queen spared, each column's bottoms are
  * joined apart (the tops that spare it differ). */
 static int count_pass(unit_walk *w, uint32_t s, uint32_t cols, top_chunk *tops,
                       uint64_t *pairs)

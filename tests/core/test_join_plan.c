@@ -645,32 +645,33 @@ static void test_large_bands(const known_count *known, int n_max)
  * pairs tested, differ from chunk to chunk). */
 static void test_halves_capped(const known_count *known)
 {
-    for (int keyed = 0; keyed < 2; keyed++)
-    for (int n = 8; n <= 13; n++) {
-        qcj_settings whole = qcj_settings_of(n), capped = whole;
-        if (keyed)
-            whole.set_key_from = capped.set_key_from = 0;
-        whole.halves_cap = 0;
-        capped.halves_cap = 1;
-        qc_plan *a, *b;
-        if (qcj_plan_create_with(&a, n, &whole) != QC_OK || qcj_plan_create_with(&b, n, &capped) != QC_OK) {
-            CHECK(0, "n=%d: plans not built", n);
-            continue;
+    for (int keyed = 0; keyed < 2; keyed++) {
+        for (int n = 8; n <= 13; n++) {
+            qcj_settings whole = qcj_settings_of(n), capped = whole;
+            if (keyed)
+                whole.set_key_from = capped.set_key_from = 0;
+            whole.halves_cap = 0;
+            capped.halves_cap = 1;
+            qc_plan *a, *b;
+            if (qcj_plan_create_with(&a, n, &whole) != QC_OK || qcj_plan_create_with(&b, n, &capped) != QC_OK) {
+                CHECK(0, "n=%d: plans not built", n);
+                continue;
+            }
+            size_t differ = 0, less_work = 0;
+            qc_u128 total = 0;
+            for (size_t u = 0; u < qc_plan_unit_count(a); u++) {
+                qc_tally ta, tb;
+                CHECK(qc_plan_count_unit(a, u, &ta) == QC_OK && qc_plan_count_unit(b, u, &tb) == QC_OK);
+                differ += ta.solutions != tb.solutions;
+                less_work += tb.placements < ta.placements;
+                total += tb.solutions;
+            }
+            CHECK(differ == 0 && total == known[n].total, "n=%d%s: %zu units differ capped", n,
+                  keyed ? " set keys" : "", differ);
+            CHECK(less_work == 0 || keyed, "n=%d: %zu units report less work capped", n, less_work);
+            qc_plan_free(a);
+            qc_plan_free(b);
         }
-        size_t differ = 0, less_work = 0;
-        qc_u128 total = 0;
-        for (size_t u = 0; u < qc_plan_unit_count(a); u++) {
-            qc_tally ta, tb;
-            CHECK(qc_plan_count_unit(a, u, &ta) == QC_OK && qc_plan_count_unit(b, u, &tb) == QC_OK);
-            differ += ta.solutions != tb.solutions;
-            less_work += tb.placements < ta.placements;
-            total += tb.solutions;
-        }
-        CHECK(differ == 0 && total == known[n].total, "n=%d%s: %zu units differ capped", n,
-              keyed ? " set keys" : "", differ);
-        CHECK(less_work == 0 || keyed, "n=%d: %zu units report less work capped", n, less_work);
-        qc_plan_free(a);
-        qc_plan_free(b);
     }
 }
 
