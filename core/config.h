@@ -277,6 +277,14 @@ static inline unsigned qcj_set_parts(int n)
 #define QCJ_HALVES_PLANES_TO_N 23
 #define QCJ_HALVES_PLANES_FROM_ROWS 5
 
+/* [fits by mask] The plain C pair loop of the halves (join/halves.c:
+ * portable, NEON) tests a list of up to QCJ_HALVES_MASK_TO entries into a
+ * mask of its fits first and stores only those; longer lists store every
+ * pair and keep the fits.  Measured: see docs/PERFORMANCE.md. */
+#ifndef QCJ_HALVES_MASK_TO
+#define QCJ_HALVES_MASK_TO 16
+#endif
+
 /* The largest rank table a band may have (entries): keeps a unit's memory
  * bounded whatever N; the split above stays far below it (2^26 entries of
  * 4 bytes, 256 MiB, against the peaks measured above). */
