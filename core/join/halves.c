@@ -121,8 +121,9 @@ void qcj_splits_free(qcj_splits *sp)
 
 #if defined(__AVX2__) && !defined(__AVX512F__)
 /* [permute-store] the dword permutation that packs the qwords of a 4-bit
- * mask to the front. */
-static const uint32_t pack_of[16][8] = {
+ * mask to the front, a byte a dword: widened by one VPMOVZXBD that reads
+ * it with the mask scaled by 8 as its index. */
+static const uint8_t pack_of[16][8] = {
     {0, 1, 2, 3, 4, 5, 6, 7}, {0, 1, 2, 3, 4, 5, 6, 7}, {2, 3, 0, 1, 4, 5, 6, 7},
     {0, 1, 2, 3, 4, 5, 6, 7}, {4, 5, 0, 1, 2, 3, 6, 7}, {0, 1, 4, 5, 2, 3, 6, 7},
     {2, 3, 4, 5, 0, 1, 6, 7}, {0, 1, 2, 3, 4, 5, 6, 7}, {6, 7, 0, 1, 2, 3, 4, 5},
@@ -130,6 +131,11 @@ static const uint32_t pack_of[16][8] = {
     {4, 5, 6, 7, 0, 1, 2, 3}, {0, 1, 4, 5, 6, 7, 2, 3}, {2, 3, 4, 5, 6, 7, 0, 1},
     {0, 1, 2, 3, 4, 5, 6, 7},
 };
+
+static inline __m256i pack_perm(int mask)
+{
+    return _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)pack_of[mask]));
+}
 #endif
 
 /* [guard bit] */
@@ -195,7 +201,7 @@ static inline size_t pair_one(uint64_t in, uint64_t bo, const uint64_t *inner,
         /* [permute-store] */
         const __m256i packed = _mm256_permutevar8x32_epi32(
             _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(border + j)), vbo),
-            _mm256_loadu_si256((const __m256i *)pack_of[mask]));
+            pack_perm(mask));
         _mm256_storeu_si256((__m256i *)(out + o), packed);
         o += (size_t)__builtin_popcount((unsigned)mask);
     }
@@ -207,7 +213,7 @@ static inline size_t pair_one(uint64_t in, uint64_t bo, const uint64_t *inner,
             _mm256_and_si256(live, _mm256_cmpeq_epi64(_mm256_and_si256(vin, w), zero))));
         const __m256i packed = _mm256_permutevar8x32_epi32(
             _mm256_or_si256(_mm256_maskload_epi64((const long long *)(border + j), live), vbo),
-            _mm256_loadu_si256((const __m256i *)pack_of[mask]));
+            pack_perm(mask));
         _mm256_storeu_si256((__m256i *)(out + o), packed);
         o += (size_t)__builtin_popcount((unsigned)mask);
     }
@@ -281,7 +287,7 @@ static inline __attribute__((always_inline)) size_t pairs_held4(const int nv, ui
                 _mm256_cmpeq_epi64(_mm256_and_si256(vin, w[k]), zero)));
         for (int k = 0; k < nv; k++) {      /* [permute-store] */
             _mm256_storeu_si256((__m256i *)(o + len), _mm256_permutevar8x32_epi32(
-                _mm256_or_si256(v[k], vbo), _mm256_loadu_si256((const __m256i *)pack_of[fit[k]])));
+                _mm256_or_si256(v[k], vbo), pack_perm(fit[k])));
             len += (size_t)__builtin_popcount((unsigned)fit[k]);
         }
     }
