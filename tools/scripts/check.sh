@@ -12,7 +12,9 @@ jobs=$(nproc)
 
 # The sanitizer stages run their tests nproc at a time, as the aarch64 stage
 # below does under qemu: no test of label 'small' depends on running alone.
-# The Release stage runs the whole suite one test at a time.
+# The Release stage runs the whole suite nproc at a time, but every test
+# outside label 'small' and the few long counts tests/CMakeLists.txt names
+# runs alone (RUN_SERIAL).
 echo "== sanitizers: ASan+UBSan (label 'small')"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DQC_SANITIZE=address -DQC_BENCH=OFF >/dev/null
 cmake --build build-asan -j"$jobs" >/dev/null
@@ -64,7 +66,7 @@ echo "== Release: the whole suite but label 'long' (label 'valgrind': the defaul
 # installed in /usr, as the Debian packages made from it are
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr >/dev/null
 cmake --build build -j"$jobs" >/dev/null
-ctest --test-dir build -LE long --output-on-failure
+ctest --test-dir build -LE long -j"$jobs" --output-on-failure
 
 echo "== Debian packages: lintian, installed, run, removed"
 tools/scripts/deb-check.sh build
