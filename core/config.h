@@ -283,9 +283,10 @@ static inline unsigned qcj_set_parts(int n)
  * pair and keep the fits.  Measured (portable, one thread, paired rounds
  * on an AMD EPYC, Zen 3; docs/PERFORMANCE.md): up to 16 took 0.80 of the
  * time of storing every pair at N=17 (8 rounds), N=16 0.99, N=19 0.97;
- * up to 24 0.94-0.97 at N=17 (16 against 24: 0.96-0.97); every list, with
- * a loop for the fits, 0.89-0.93 at N=17 but 1.06 at N=18, whose longer
- * lists fit more often than the loop's branch can guess. */
+ * up to 24 0.94-0.97 at N=17 (16 against 24: 0.96-0.97); every list took
+ * 0.89-0.93 at N=17 with the fits stored by a loop alone, but 1.06-1.07
+ * at N=18 with two stores first, whose longer lists fit more often than
+ * the loop's branch can guess. */
 #ifndef QCJ_HALVES_MASK_TO
 #define QCJ_HALVES_MASK_TO 16
 #endif
