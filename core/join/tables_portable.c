@@ -90,40 +90,68 @@ static inline uint64_t tbl_sums_total(tbl_sums s)
     return s.swept - tbl_sums_clashing(s);
 }
 
+/* [planes by transposing] One step of the transposition: in each run of
+ * 2j of the first `rows` rows, bit c of row r and bit r of row c swapped
+ * across the diagonal for the j by j blocks (their bits under mask).
+ * Inlined with constant j and rows, the loops unroll: no branch, and
+ * shifts by constants. */
+static inline __attribute__((always_inline)) void swap_blocks(tbl_word *a, const int rows,
+                                                               const int j, const uint64_t mask)
+{
+    for (int k0 = 0; k0 < rows; k0 += 2 * j)
+        for (int k = k0; k < k0 + j; k++) {
+            const tbl_word t = ((a[k] >> j) ^ a[k + j]) & mask;
+            a[k] ^= t << j;
+            a[k + j] ^= t;
+        }
+}
+
+/* The steps of blocks 16, 8, 4, 2 and 1 over the first `rows` rows. */
+static inline __attribute__((always_inline)) void swap_small_blocks(tbl_word *a, const int rows)
+{
+    swap_blocks(a, rows, 16, 0x0000ffff0000ffffull);
+    swap_blocks(a, rows, 8, 0x00ff00ff00ff00ffull);
+    swap_blocks(a, rows, 4, 0x0f0f0f0f0f0f0f0full);
+    swap_blocks(a, rows, 2, 0x3333333333333333ull);
+    swap_blocks(a, rows, 1, 0x5555555555555555ull);
+}
+
 /* [planes by transposing] The bit planes of the block (plane b: bit b of
  * each top, top 64w + i at bit i of word w) of its first `rows` bits: the
  * tops as the rows of a 64 by 64 bit matrix (a word of each top-block
  * lane side by side), transposed by swapping ever smaller blocks across
- * the diagonal: no branch on the tops' bits.  Only the first 32 rows are
- * kept after the first step where rows <= 32. */
-static inline __attribute__((always_inline)) void bit_planes(const uint64_t *tops, size_t n,
-                                                              int rows, tbl_word a[64])
+ * the diagonal: no branch on the tops' bits.  Where rows <= 32 (every N
+ * to 24) only the first 32 rows are transposed, their halves first
+ * gathered (row k: top k's low half, then top k+32's).  The steps are
+ * unrolled (shifts by constants, no branch a row); not inlined, so that
+ * one copy serves every digit count. */
+static __attribute__((noinline)) void bit_planes(const uint64_t *tops, size_t n, int rows,
+                                                 tbl_word a[64])
 {
-    for (int i = 0; i < 64; i++)
-        for (int w = 0; w < TBL_WORDS; w++) {
-            const size_t at = 64 * (size_t)w + (size_t)i;
-            a[i][w] = at < n ? tops[at] : 0;
-        }
-    const int keep = rows <= 32 ? 32 : 64;
-    const uint64_t low32 = 0x00000000ffffffffull;
-    for (int k = 0; k < 32; k++) {                  /* blocks of 32 */
-        const tbl_word t = ((a[k] >> 32) ^ a[k + 32]) & low32;
-        a[k] ^= t << 32;
-        if (keep == 64)
-            a[k + 32] ^= t;
-    }
-    static const uint64_t masks[5] = {0x0000ffff0000ffffull, 0x00ff00ff00ff00ffull,
-                                      0x0f0f0f0f0f0f0f0full, 0x3333333333333333ull,
-                                      0x5555555555555555ull};
-    for (int s = 0; s < 5; s++) {                   /* blocks of 16, 8, 4, 2, 1 */
-        const int j = 16 >> s;
-        for (int k = 0; k < keep; k++)
-            if (!(k & j)) {
-                const tbl_word t = ((a[k] >> j) ^ a[k + j]) & masks[s];
-                a[k] ^= t << j;
-                a[k + j] ^= t;
+    if (n == TBL_BLOCK) {                           /* a full block: no test a top */
+        for (int i = 0; i < 64; i++)
+            for (int w = 0; w < TBL_WORDS; w++)
+                a[i][w] = tops[64 * w + i];
+    } else {
+        for (int i = 0; i < 64; i++)
+            for (int w = 0; w < TBL_WORDS; w++) {
+                const size_t at = 64 * (size_t)w + (size_t)i;
+                a[i][w] = at < n ? tops[at] : 0;
             }
     }
+    const uint64_t low32 = 0x00000000ffffffffull;
+    if (rows <= 32) {
+        for (int k = 0; k < 32; k++)               /* blocks of 32, the low rows */
+            a[k] = (a[k] & low32) | a[k + 32] << 32;
+        swap_small_blocks(a, 32);
+        return;
+    }
+    for (int k = 0; k < 32; k++) {                 /* blocks of 32 */
+        const tbl_word t = ((a[k] >> 32) ^ a[k + 32]) & low32;
+        a[k] ^= t << 32;
+        a[k + 32] ^= t;
+    }
+    swap_small_blocks(a, 64);
 }
 
 static inline __attribute__((always_inline)) void tbl_build(tbl_block *blk, const uint64_t *tops,
