@@ -333,6 +333,14 @@ static inline unsigned qcj_set_parts(int n)
 #define QCJ_TABLES_COMPACT_BLOCKS 2
 #define QCJ_TABLES_COMPACT_RUN_BITS 1
 
+/* [huge pages] A join vector (join/vec.c) of at least this many bytes
+ * is made of whole 2 MiB pages, asked of Linux as transparent huge pages
+ * (madvise), so that the band lists, read at scattered column sets, need
+ * fewer TLB entries.  Changes speed and memory alone, never a count. */
+#ifndef QCJ_VEC_HUGE_FROM
+#define QCJ_VEC_HUGE_FROM ((size_t)2 << 20)
+#endif
+
 /* Scratch sets a plan keeps for reuse between units (join/scratch.c):
  * more than threads ever count units at once.  Fresh pages per unit
  * (page faults, zeroing) cost a quarter of the run at N=16. */

@@ -2,21 +2,46 @@
 /*
  * vec.c — the join engine's growable array (vec.h).
  */
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+#include "config.h"
 #include "vec.h"
 
 void *qcj_vec_reserve(qcj_vec *v, size_t bytes)
 {
-    if (bytes > v->bytes) {
-        size_t want = v->bytes * 2 > bytes ? v->bytes * 2 : bytes;
-        void *p = realloc(v->p, want);
+    if (bytes <= v->bytes)
+        return v->p;
+    size_t want = v->bytes * 2 > bytes ? v->bytes * 2 : bytes;
+#if defined(MADV_HUGEPAGE)
+    if (want >= QCJ_VEC_HUGE_FROM) {
+        /* [huge pages] whole 2 MiB pages, asked for before the first
+         * touch, the contents copied over */
+        const size_t huge = (size_t)2 << 20;
+        want = (want + huge - 1) / huge * huge;
+        void *p = aligned_alloc(huge, want);
         if (!p)
             return NULL;
+        (void)madvise(p, want, MADV_HUGEPAGE);      /* a hint: refused, nothing changes */
+        if (v->p)
+            memcpy(p, v->p, v->bytes);
+        free(v->p);
         v->p = p;
         v->bytes = want;
+        return p;
     }
-    return v->p;
+#endif
+    void *p = realloc(v->p, want);
+    if (!p)
+        return NULL;
+    v->p = p;
+    v->bytes = want;
+    return p;
 }
 
 void qcj_vec_free(qcj_vec *v)
