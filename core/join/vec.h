@@ -15,7 +15,9 @@ typedef struct qcj_vec {
 } qcj_vec;
 
 /* Makes room for `bytes`, keeping the contents (the capacity at least
- * doubles); NULL when out of memory, v unchanged. */
+ * doubles; from QCJ_VEC_HUGE_FROM bytes, config.h, it is whole 2 MiB
+ * pages, asked for as transparent huge pages: [huge pages] in vec.c);
+ * NULL when out of memory, v unchanged. */
 void *qcj_vec_reserve(qcj_vec *v, size_t bytes);
 
 /* Frees the buffer; v is empty again. */
