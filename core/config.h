@@ -347,6 +347,15 @@ static inline unsigned qcj_set_parts(int n)
 #ifndef QCJ_VEC_HUGE_FROM
 #define QCJ_VEC_HUGE_FROM ((size_t)2 << 20)
 #endif
+/* ... while the vector's old contents, copied to the new pages, are at
+ * most this many bytes: past it a vector grows by realloc (its pages
+ * moved, not copied, so that a band list of hundreds of MiB at the
+ * record sizes is never held twice).  Bounds the memory a growth holds
+ * twice; no measurement chose the value (every vector to N=18 stays
+ * below it). */
+#ifndef QCJ_VEC_HUGE_COPY_MAX
+#define QCJ_VEC_HUGE_COPY_MAX ((size_t)64 << 20)
+#endif
 
 /* Scratch sets a plan keeps for reuse between units (join/scratch.c):
  * more than threads ever count units at once.  Fresh pages per unit

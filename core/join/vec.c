@@ -2,7 +2,6 @@
 /*
  * vec.c — the join engine's growable array (vec.h).
  */
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,9 +18,11 @@ void *qcj_vec_reserve(qcj_vec *v, size_t bytes)
         return v->p;
     size_t want = v->bytes * 2 > bytes ? v->bytes * 2 : bytes;
 #if defined(MADV_HUGEPAGE)
-    if (want >= QCJ_VEC_HUGE_FROM) {
+    if (want >= QCJ_VEC_HUGE_FROM && v->bytes <= QCJ_VEC_HUGE_COPY_MAX) {
         /* [huge pages] whole 2 MiB pages, asked for before the first
-         * touch, the contents copied over */
+         * touch, the contents copied over (the old buffer and the copy
+         * are both held meanwhile: at most QCJ_VEC_HUGE_COPY_MAX more;
+         * a larger vector grows by realloc, which moves its pages) */
         const size_t huge = (size_t)2 << 20;
         want = (want + huge - 1) / huge * huge;
         void *p = aligned_alloc(huge, want);

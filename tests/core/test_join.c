@@ -3,7 +3,8 @@
  * test_join.c — unit tests of the join engine's building blocks, each
  * against a slow independent check: border signatures (halves and middle
  * row, and between the bands of a half) against coordinate geometry, column
- * keys, the halves built from bands against a textbook backtracker.
+ * keys, the halves built from bands against a textbook backtracker; the
+ * growable vector's contents kept on each of its paths.
  * Colex ranks: test_colex.c; the joiners: test_joiners.c; the engine as a
  * whole: test_join_plan.c.
  */
@@ -16,6 +17,7 @@
 #include "join/halves.h"
 #include "join/join.h"
 #include "join/orbits.h"
+#include "join/vec.h"
 #include "kernel/kernel.h"
 #include "plan.h"
 #include "check.h"
@@ -213,8 +215,45 @@ static void test_halves(void)
         }
 }
 
+/* qcj_vec_reserve keeps the contents on each of its paths: realloc below
+ * QCJ_VEC_HUGE_FROM, [huge pages] with the contents copied, and realloc
+ * again once the old contents pass QCJ_VEC_HUGE_COPY_MAX.  A byte every
+ * page and the last are written after each reserve and read after the
+ * next. */
+static void test_vec(void)
+{
+    qcj_vec v = {0};
+    size_t written = 0;
+    for (int step = 0; step < 4; step++) {
+        const size_t bytes = step == 0 ? 1000
+                           : step == 1 ? QCJ_VEC_HUGE_FROM + 1000
+                           : step == 2 ? QCJ_VEC_HUGE_COPY_MAX + 4096
+                                       : v.bytes + 1;          /* past the copy's bound */
+        uint8_t *p = qcj_vec_reserve(&v, bytes);
+        CHECK(p != NULL && v.bytes >= bytes, "step %d: %zu bytes", step, bytes);
+        if (!p)
+            break;
+        unsigned long bad = 0;
+        for (size_t i = 0; i < written; i += 4096)
+            bad += p[i] != (uint8_t)(i / 4096 * 31 + 7);
+        bad += written && p[written - 1] != 0xa5;
+        CHECK(bad == 0, "step %d: %lu bytes of %zu changed", step, bad, written);
+#if defined(__linux__) && defined(QCJ_VEC_HUGE_FROM)
+        if (step == 1 || step == 2)
+            CHECK((uintptr_t)p % ((size_t)2 << 20) == 0, "step %d: not on a 2 MiB page", step);
+#endif
+        for (size_t i = 0; i < bytes; i += 4096)
+            p[i] = (uint8_t)(i / 4096 * 31 + 7);
+        p[bytes - 1] = 0xa5;
+        written = bytes;
+    }
+    qcj_vec_free(&v);
+    CHECK(v.p == NULL && v.bytes == 0, "freed");
+}
+
 int main(void)
 {
+    test_vec();
     test_signatures();
     test_colkey();
     test_halves();
