@@ -16,8 +16,9 @@ typedef struct qcj_vec {
 
 /* Makes room for `bytes`, keeping the contents (the capacity at least
  * doubles; from QCJ_VEC_HUGE_FROM bytes, config.h, it is whole 2 MiB
- * pages, asked for as transparent huge pages: [huge pages] in vec.c);
- * NULL when out of memory, v unchanged. */
+ * pages, asked for as transparent huge pages, until the contents to copy
+ * pass QCJ_VEC_HUGE_COPY_MAX: [huge pages] in vec.c); NULL when out of
+ * memory, v unchanged. */
 void *qcj_vec_reserve(qcj_vec *v, size_t bytes);
 
 /* Frees the buffer; v is empty again. */
