@@ -339,8 +339,9 @@ static inline unsigned qcj_set_parts(int n)
  * fewer TLB entries.  Measured on the Zen 3 development machine, whose
  * kernel gives huge pages only where asked (paired rounds, one thread,
  * ratio of medians and median ratio against 4 KiB pages): avx2 N=18
- * 0.964 and 0.971, portable N=18 0.887 and 0.869, avx2 N=17 1.016 and
- * 1.001; peak memory at N=18 26 -> 33 MiB.  From 512 KiB instead: 1.048
+ * 0.964 and 0.971, portable N=18 0.887 and 0.869 (there the band lists
+ * reach 4 MiB; to N=17 no vector reaches 2 MiB, and N=17's 1.016 and
+ * 1.001 are noise); peak memory at N=18 26 -> 33 MiB.  From 512 KiB instead: 1.048
  * and 0.997 of 2 MiB's time (avx2 N=18), 36 MiB.  A kernel set to give
  * huge pages to every mapping, or to none, needs no hint or heeds none;
  * not measured there.  Changes speed and memory alone, never a count. */
