@@ -12,7 +12,7 @@
 #include "config.h"
 #include "vec.h"
 
-void *qcj_vec_reserve(qcj_vec *v, size_t bytes)
+void *qcj_vec_grow(qcj_vec *v, size_t bytes)
 {
     if (bytes <= v->bytes)
         return v->p;

@@ -19,7 +19,17 @@ typedef struct qcj_vec {
  * pages, asked for as transparent huge pages, until the contents to copy
  * pass QCJ_VEC_HUGE_COPY_MAX: [huge pages] in vec.c); NULL when out of
  * memory, v unchanged. */
-void *qcj_vec_reserve(qcj_vec *v, size_t bytes);
+static inline void *qcj_vec_reserve(qcj_vec *v, size_t bytes);
+
+/* qcj_vec_reserve's growth, where v has less room than `bytes`. */
+void *qcj_vec_grow(qcj_vec *v, size_t bytes);
+
+/* [room inline] the common case, room enough, costs no call: the halves
+ * reserve their output once a split, millions of times a board */
+static inline void *qcj_vec_reserve(qcj_vec *v, size_t bytes)
+{
+    return bytes <= v->bytes ? v->p : qcj_vec_grow(v, bytes);
+}
 
 /* Frees the buffer; v is empty again. */
 void qcj_vec_free(qcj_vec *v);
