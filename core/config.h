@@ -341,10 +341,14 @@ static inline unsigned qcj_set_parts(int n)
  * ratio of medians and median ratio against 4 KiB pages): avx2 N=18
  * 0.964 and 0.971, portable N=18 0.887 and 0.869 (there the band lists
  * reach 4 MiB; to N=17 no vector reaches 2 MiB, and N=17's 1.016 and
- * 1.001 are noise); peak memory at N=18 26 -> 33 MiB.  From 512 KiB instead: 1.048
- * and 0.997 of 2 MiB's time (avx2 N=18), 36 MiB.  A kernel set to give
- * huge pages to every mapping, or to none, needs no hint or heeds none;
- * not measured there.  Changes speed and memory alone, never a count. */
+ * 1.001 are noise); peak memory at N=18 26 -> 33 MiB.  From 512 KiB
+ * instead: 1.048 and 0.997 of 2 MiB's time (avx2 N=18), 36 MiB.  At
+ * N=28 one unit's peak (17747822, on the Zen 4 development machine) went
+ * from 364.7 to 412.5 MiB, and was 412.1 MiB with copies only up to 16
+ * MiB (below): the growth is in the whole pages, not in the copies.  A
+ * kernel set to give huge pages to every mapping, or to none, needs no
+ * hint or heeds none; not measured there.  Changes speed and memory
+ * alone, never a count. */
 #ifndef QCJ_VEC_HUGE_FROM
 #define QCJ_VEC_HUGE_FROM ((size_t)2 << 20)
 #endif
