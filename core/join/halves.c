@@ -10,6 +10,11 @@
  *   [split by deposit] the subsets of S of one size are the subsets of
  *                      h bits deposited onto S's bits (PDEP; without it,
  *                      two lookups in tables built for S);
+ *   [splits located first] a batch of splits' lists (a deposit, two
+ *                      ranks, their offsets) is found in a loop of its
+ *                      own, whose chains of lookups do not depend on each
+ *                      other, before the batch is paired: one split at a
+ *                      time, each waited on the pairing of the last;
  *   [compress-store]   AVX-512 tests 8 pairs at once and packs the border
  *                      signatures of those that fit into the output;
  *   [permute-store]    AVX2, which has no compress, tests 4 pairs at once
@@ -376,11 +381,11 @@ static inline __attribute__((always_inline)) size_t pairs_planes(const int bits,
                 clash |= pl[at[k]];
             uint64_t fit = ~clash & live & -(uint64_t)((bo_o[e] & avoid) == 0);
             const uint64_t bo = bo_o[e] | mark;
-#define STORE_FIT()                                                                          \
-    do {                                                                                     \
-        o[len] = bo_p[__builtin_ctzll(fit | last)] | bo;                                     \
-        len += fit != 0;                                                                     \
-        fit &= fit - 1;                                                                      \
+#define STORE_FIT()                                                                      \
+    do {                                                                                 \
+        o[len] = bo_p[__builtin_ctzll(fit | last)] | bo;                                 \
+        len += fit != 0;                                                                 \
+        fit &= fit - 1;                                                                  \
     } while (0)
             STORE_FIT();
             STORE_FIT();
@@ -407,136 +412,149 @@ int qcj_halves_of(const qcj_rank *r, const qcj_splits *sp, const qcj_side *s, ui
     size_t i = *at;
     deposit_tables dep;
     deposit_init(&dep, set);
-    for (; i < sp->count && len < stop_at; i++) {
-        const uint32_t x = deposit(&dep, sp->subset[i]);     /* [split by deposit] */
-        const uint32_t k0 = qcj_rank_of(r, x), k1 = qcj_rank_of(r, set ^ x);
-        const uint32_t lo0 = b0->offsets[k0], n0 = b0->offsets[k0 + 1] - lo0;
-        const uint32_t lo1 = b1->offsets[k1], n1 = b1->offsets[k1 + 1] - lo1;
-        if (n0 == 0 || n1 == 0)
-            continue;
-        uint64_t *o = qcj_vec_reserve(out, (len + (size_t)n0 * n1 + 16) * sizeof *o);
-        if (!o)
-            return QC_ENOMEM;
-        pairs += (uint64_t)n0 * n1;
+    while (i < sp->count && len < stop_at) {
+        /* [splits located first] */
+        enum { BATCH = QCJ_HALVES_BATCH };
+        uint32_t lo_at[BATCH][2], n_at[BATCH][2];
+        const size_t i0 = i, end = sp->count - i < BATCH ? sp->count : i + BATCH;
+        for (size_t j = i0; j < end; j++) {
+            const uint32_t x = deposit(&dep, sp->subset[j]);     /* [split by deposit] */
+            const uint32_t k0 = qcj_rank_of(r, x), k1 = qcj_rank_of(r, set ^ x);
+            const uint32_t l0 = b0->offsets[k0], l1 = b1->offsets[k1];
+            lo_at[j - i0][0] = l0;
+            n_at[j - i0][0] = b0->offsets[k0 + 1] - l0;
+            lo_at[j - i0][1] = l1;
+            n_at[j - i0][1] = b1->offsets[k1 + 1] - l1;
+        }
+        for (; i < end && len < stop_at; i++) {
+            const uint32_t lo0 = lo_at[i - i0][0], n0 = n_at[i - i0][0];
+            const uint32_t lo1 = lo_at[i - i0][1], n1 = n_at[i - i0][1];
+            if (n0 == 0 || n1 == 0)
+                continue;
+            uint64_t *o = qcj_vec_reserve(out, (len + (size_t)n0 * n1 + 16) * sizeof *o);
+            if (!o)
+                return QC_ENOMEM;
+            pairs += (uint64_t)n0 * n1;
 #if QCJ_HALVES_BY_PLANES
-        /* [tested by planes] the transposed band's list against the
-         * other's, a copy of the loop for each number of lookups */
-        const int p1 = b1->planes != NULL;
-        const qcj_band *pb = p1 ? b1 : b0, *ob = p1 ? b0 : b1;
-        if (pb->planes && ob->bit_at && ob->rows >= 1 && ob->rows <= 8) {
-            const uint32_t lo_p = p1 ? lo1 : lo0, n_p = p1 ? n1 : n0;
-            const uint32_t lo_o = p1 ? lo0 : lo1, n_o = p1 ? n0 : n1;
-            const uint8_t *bit_at = ob->bit_at + (size_t)lo_o * (size_t)(2 * ob->rows);
+            /* [tested by planes] the transposed band's list against the
+             * other's, a copy of the loop for each number of lookups */
+            const int p1 = b1->planes != NULL;
+            const qcj_band *pb = p1 ? b1 : b0, *ob = p1 ? b0 : b1;
+            if (pb->planes && ob->bit_at && ob->rows >= 1 && ob->rows <= 8) {
+                const uint32_t lo_p = p1 ? lo1 : lo0, n_p = p1 ? n1 : n0;
+                const uint32_t lo_o = p1 ? lo0 : lo1, n_o = p1 ? n0 : n1;
+                const uint8_t *bit_at = ob->bit_at + (size_t)lo_o * (size_t)(2 * ob->rows);
 #define PLANES(k)                                                                          \
-    case k:                                                                                \
-        len += pairs_planes(k, pb, lo_p, n_p, bit_at, ob->border + lo_o, n_o, avoid, mark,   \
-                            o + len);                                                      \
-        break;
-            switch (2 * ob->rows) {
-                PLANES(2) PLANES(4) PLANES(6) PLANES(8) PLANES(10) PLANES(12) PLANES(14) PLANES(16)
-            }
+        case k:                                                                            \
+            len += pairs_planes(k, pb, lo_p, n_p, bit_at, ob->border + lo_o, n_o, avoid, mark,   \
+                                o + len);                                                  \
+            break;
+                switch (2 * ob->rows) {
+                    PLANES(2) PLANES(4) PLANES(6) PLANES(8) PLANES(10) PLANES(12) PLANES(14) PLANES(16)
+                }
 #undef PLANES
-            continue;
-        }
-#endif
-        /* the shorter list one entry at a time, the longer in the vectors */
-        const uint64_t *in_a = b0->inner + lo0, *bo_a = b0->border + lo0;
-        const uint64_t *in_b = b1->inner + lo1, *bo_b = b1->border + lo1;
-        uint32_t na = n0, nb = n1;
-        if (na > nb) {
-            const uint64_t *t = in_a;
-            in_a = in_b;
-            in_b = t;
-            t = bo_a;
-            bo_a = bo_b;
-            bo_b = t;
-            na = n1;
-            nb = n0;
-        }
-#if defined(__AVX512F__)
-        if (nb <= 16) {
-            /* [short lists held] the vector side, at most two vectors, is
-             * loaded and spared once for the whole split; each entry of the
-             * other side is then one test and one compress per vector */
-            const __mmask8 live0 = nb >= 8 ? 0xff : (__mmask8)((1u << nb) - 1u);
-            const __mmask8 live1 = nb >= 16 ? 0xff : nb > 8 ? (__mmask8)((1u << (nb - 8)) - 1u) : 0;
-            const __m512i vavoid = _mm512_set1_epi64((long long)avoid);
-            const __m512i w0 = _mm512_maskz_loadu_epi64(live0, in_b);
-            const __m512i w1 = _mm512_maskz_loadu_epi64(live1, in_b + 8);
-            const __m512i v0 = _mm512_maskz_loadu_epi64(live0, bo_b);
-            const __m512i v1 = _mm512_maskz_loadu_epi64(live1, bo_b + 8);
-            const __mmask8 ok0 = _mm512_mask_testn_epi64_mask(live0, v0, vavoid);
-            const __mmask8 ok1 = _mm512_mask_testn_epi64_mask(live1, v1, vavoid);
-            /* [fits first] every entry's fits, then the stores: the store
-             * addresses wait on an add each, not on a mask's popcount */
-            uint16_t fits[16];
-            for (uint32_t e = 0; e < na; e++) {
-                const __m512i vin = _mm512_set1_epi64((long long)in_a[e]);
-                const unsigned spare = (bo_a[e] & avoid) == 0 ? 0xffffu : 0u;
-                fits[e] = (uint16_t)(spare & ((unsigned)_mm512_mask_testn_epi64_mask(ok0, vin, w0)
-                                             | (unsigned)_mm512_mask_testn_epi64_mask(ok1, vin, w1) << 8));
+                continue;
             }
-            if (nb <= 8) {                  /* one vector: one store */
+#endif
+            /* the shorter list one entry at a time, the longer in the vectors */
+            const uint64_t *in_a = b0->inner + lo0, *bo_a = b0->border + lo0;
+            const uint64_t *in_b = b1->inner + lo1, *bo_b = b1->border + lo1;
+            uint32_t na = n0, nb = n1;
+            if (na > nb) {
+                const uint64_t *t = in_a;
+                in_a = in_b;
+                in_b = t;
+                t = bo_a;
+                bo_a = bo_b;
+                bo_b = t;
+                na = n1;
+                nb = n0;
+            }
+#if defined(__AVX512F__)
+            if (nb <= 16) {
+                /* [short lists held] the vector side, at most two vectors, is
+                 * loaded and spared once for the whole split; each entry of the
+                 * other side is then one test and one compress per vector */
+                const __mmask8 live0 = nb >= 8 ? 0xff : (__mmask8)((1u << nb) - 1u);
+                const __mmask8 live1 = nb >= 16 ? 0xff : nb > 8 ? (__mmask8)((1u << (nb - 8)) - 1u) : 0;
+                const __m512i vavoid = _mm512_set1_epi64((long long)avoid);
+                const __m512i w0 = _mm512_maskz_loadu_epi64(live0, in_b);
+                const __m512i w1 = _mm512_maskz_loadu_epi64(live1, in_b + 8);
+                const __m512i v0 = _mm512_maskz_loadu_epi64(live0, bo_b);
+                const __m512i v1 = _mm512_maskz_loadu_epi64(live1, bo_b + 8);
+                const __mmask8 ok0 = _mm512_mask_testn_epi64_mask(live0, v0, vavoid);
+                const __mmask8 ok1 = _mm512_mask_testn_epi64_mask(live1, v1, vavoid);
+                /* [fits first] every entry's fits, then the stores: the store
+                 * addresses wait on an add each, not on a mask's popcount */
+                uint16_t fits[16];
+                for (uint32_t e = 0; e < na; e++) {
+                    const __m512i vin = _mm512_set1_epi64((long long)in_a[e]);
+                    const unsigned spare = (bo_a[e] & avoid) == 0 ? 0xffffu : 0u;
+                    fits[e] = (uint16_t)(spare & ((unsigned)_mm512_mask_testn_epi64_mask(ok0, vin, w0)
+                                                 | (unsigned)_mm512_mask_testn_epi64_mask(ok1, vin, w1) << 8));
+                }
+                if (nb <= 8) {                  /* one vector: one store */
+                    for (uint32_t e = 0; e < na; e++) {
+                        const __m512i vbo = _mm512_set1_epi64((long long)(bo_a[e] | mark));
+                        _mm512_storeu_si512(o + len, _mm512_maskz_compress_epi64((__mmask8)fits[e],
+                                                                                 _mm512_or_si512(v0, vbo)));
+                        len += (size_t)__builtin_popcount(fits[e]);
+                    }
+                    continue;
+                }
                 for (uint32_t e = 0; e < na; e++) {
                     const __m512i vbo = _mm512_set1_epi64((long long)(bo_a[e] | mark));
-                    _mm512_storeu_si512(o + len, _mm512_maskz_compress_epi64((__mmask8)fits[e],
-                                                                             _mm512_or_si512(v0, vbo)));
-                    len += (size_t)__builtin_popcount(fits[e]);
+                    const unsigned f = fits[e];
+                    uint64_t *dst = o + len;
+                    const size_t first = (size_t)__builtin_popcount(f & 0xffu);
+                    _mm512_storeu_si512(dst, _mm512_maskz_compress_epi64((__mmask8)f, _mm512_or_si512(v0, vbo)));
+                    _mm512_storeu_si512(dst + first,
+                                        _mm512_maskz_compress_epi64((__mmask8)(f >> 8), _mm512_or_si512(v1, vbo)));
+                    len += (size_t)__builtin_popcount(f);
                 }
                 continue;
             }
-            for (uint32_t e = 0; e < na; e++) {
-                const __m512i vbo = _mm512_set1_epi64((long long)(bo_a[e] | mark));
-                const unsigned f = fits[e];
-                uint64_t *dst = o + len;
-                const size_t first = (size_t)__builtin_popcount(f & 0xffu);
-                _mm512_storeu_si512(dst, _mm512_maskz_compress_epi64((__mmask8)f, _mm512_or_si512(v0, vbo)));
-                _mm512_storeu_si512(dst + first,
-                                    _mm512_maskz_compress_epi64((__mmask8)(f >> 8), _mm512_or_si512(v1, vbo)));
-                len += (size_t)__builtin_popcount(f);
-            }
-            continue;
-        }
-        if (nb <= 64) {                     /* [lists held] */
-#define HELD(nv)                                                                              \
-    case nv:                                                                                  \
-        len += pairs_held(nv, nb, in_a, bo_a, na, in_b, bo_b, avoid, mark, o + len);          \
-        break
-            switch ((nb + 7) / 8) {
-                HELD(3);
-                HELD(4);
-                HELD(5);
-                HELD(6);
-                HELD(7);
-                HELD(8);
-            }
+            if (nb <= 64) {                     /* [lists held] */
+#define HELD(nv)                                                                          \
+        case nv:                                                                              \
+            len += pairs_held(nv, nb, in_a, bo_a, na, in_b, bo_b, avoid, mark, o + len);      \
+            break
+                switch ((nb + 7) / 8) {
+                    HELD(3);
+                    HELD(4);
+                    HELD(5);
+                    HELD(6);
+                    HELD(7);
+                    HELD(8);
+                }
 #undef HELD
-            continue;
-        }
-#elif defined(__AVX2__)
-        if (nb <= 16) {                     /* [short lists held] [lists held] */
-            switch ((nb + 3) / 4) {
-            case 1: len += pairs_held4(1, nb, in_a, bo_a, na, in_b, bo_b, avoid, mark, o + len); break;
-            case 2: len += pairs_held4(2, nb, in_a, bo_a, na, in_b, bo_b, avoid, mark, o + len); break;
-            case 3: len += pairs_held4(3, nb, in_a, bo_a, na, in_b, bo_b, avoid, mark, o + len); break;
-            default: len += pairs_held4(4, nb, in_a, bo_a, na, in_b, bo_b, avoid, mark, o + len); break;
+                continue;
             }
-            continue;
-        }
+#elif defined(__AVX2__)
+            if (nb <= 16) {                     /* [short lists held] [lists held] */
+                switch ((nb + 3) / 4) {
+                case 1: len += pairs_held4(1, nb, in_a, bo_a, na, in_b, bo_b, avoid, mark, o + len); break;
+                case 2: len += pairs_held4(2, nb, in_a, bo_a, na, in_b, bo_b, avoid, mark, o + len); break;
+                case 3: len += pairs_held4(3, nb, in_a, bo_a, na, in_b, bo_b, avoid, mark, o + len); break;
+                default: len += pairs_held4(4, nb, in_a, bo_a, na, in_b, bo_b, avoid, mark, o + len); break;
+                }
+                continue;
+            }
 #endif
-        if (avoid == 0) {                   /* [list in place] nothing to guard */
-            for (uint32_t e = 0; e < na; e++)
-                len += pair_one(in_a[e], bo_a[e] | mark, in_b, bo_b, nb, o + len);
-            continue;
-        }
-        guarded gd;                         /* [guard bit] list b a chunk at a time */
-        for (uint32_t j0 = 0; j0 < nb; j0 += CHUNK) {
-            const size_t m = nb - j0 < CHUNK ? nb - j0 : CHUNK;
-            guard_chunk(&gd, in_b + j0, bo_b + j0, m, avoid);
-            for (uint32_t e = 0; e < na; e++)
-                if ((bo_a[e] & avoid) == 0)
-                    len += pair_one(in_a[e] | GUARD, bo_a[e] | mark, gd.inner, gd.border, m,
-                                    o + len);
+            if (avoid == 0) {                   /* [list in place] nothing to guard */
+                for (uint32_t e = 0; e < na; e++)
+                    len += pair_one(in_a[e], bo_a[e] | mark, in_b, bo_b, nb, o + len);
+                continue;
+            }
+            guarded gd;                         /* [guard bit] list b a chunk at a time */
+            for (uint32_t j0 = 0; j0 < nb; j0 += CHUNK) {
+                const size_t m = nb - j0 < CHUNK ? nb - j0 : CHUNK;
+                guard_chunk(&gd, in_b + j0, bo_b + j0, m, avoid);
+                for (uint32_t e = 0; e < na; e++)
+                    if ((bo_a[e] & avoid) == 0)
+                        len += pair_one(in_a[e] | GUARD, bo_a[e] | mark, gd.inner, gd.border, m,
+                                        o + len);
+            }
         }
     }
     *tested += pairs;
