@@ -67,6 +67,7 @@
 
 _Static_assert(QCJ_HALVES_MASK_TO >= 1 && QCJ_HALVES_MASK_TO <= 64,
                "[fits by mask]: the fits of a list are one word");
+_Static_assert(QCJ_HALVES_BATCH >= 1, "[splits located first]: a batch holds a split at least");
 
 /* [split by deposit] bits of x moved to the set bits of `set`, in order:
  * PDEP where the level has it, else two lookups in tables of the bits of
