@@ -295,11 +295,13 @@ static inline unsigned qcj_set_parts(int n)
  * of up to QCJ_HALVES_BATCH splits in a loop of their own before pairing
  * them.  Measured (paired rounds, one thread, on an AMD EPYC, Zen 4,
  * against locating each split as it is paired; docs/PERFORMANCE.md):
- * avx512vbmi N=17 0.959 and 0.972 (21 rounds), N=18 0.979 and 0.974;
- * avx2 N=17 0.994, 0.989, N=18 0.987, 0.987; portable N=17 0.961, 0.966,
- * N=18 0.979, 0.971.  8 took 1.06 and 1.02 of 32's time at avx512vbmi
- * N=17, 128 1.04 and 1.00; prefetching each split's four lists as it is
- * located added nothing (0.995, 0.989).  Changes speed alone. */
+ * as committed, avx512vbmi N=17 0.980 and 0.983 (15 rounds); with each
+ * split's four lists also prefetched as it is located, which took 0.995
+ * and 0.989 of this code's time and was left out, avx512vbmi N=17 0.959
+ * and 0.972 (21), N=18 0.979 and 0.974, avx2 N=17 0.994 and 0.989, N=18
+ * 0.987 and 0.987, portable N=17 0.961 and 0.966, N=18 0.979 and 0.971.
+ * 8 took 1.06 and 1.02 of 32's time at avx512vbmi N=17, 128 1.04 and
+ * 1.00.  Changes speed alone. */
 #ifndef QCJ_HALVES_BATCH
 #define QCJ_HALVES_BATCH 32
 #endif

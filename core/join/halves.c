@@ -13,8 +13,8 @@
  *   [splits located first] a batch of splits' lists (a deposit, two
  *                      ranks, their offsets) is found in a loop of its
  *                      own, whose chains of lookups do not depend on each
- *                      other, before the batch is paired: one split at a
- *                      time, each waited on the pairing of the last;
+ *                      other, before the batch is paired, so that no
+ *                      split's lookups wait on the last one's pairing;
  *   [compress-store]   AVX-512 tests 8 pairs at once and packs the border
  *                      signatures of those that fit into the output;
  *   [permute-store]    AVX2, which has no compress, tests 4 pairs at once
@@ -382,11 +382,11 @@ static inline __attribute__((always_inline)) size_t pairs_planes(const int bits,
                 clash |= pl[at[k]];
             uint64_t fit = ~clash & live & -(uint64_t)((bo_o[e] & avoid) == 0);
             const uint64_t bo = bo_o[e] | mark;
-#define STORE_FIT()                                                                      \
-    do {                                                                                 \
-        o[len] = bo_p[__builtin_ctzll(fit | last)] | bo;                                 \
-        len += fit != 0;                                                                 \
-        fit &= fit - 1;                                                                  \
+#define STORE_FIT()                                                                          \
+    do {                                                                                     \
+        o[len] = bo_p[__builtin_ctzll(fit | last)] | bo;                                     \
+        len += fit != 0;                                                                     \
+        fit &= fit - 1;                                                                      \
     } while (0)
             STORE_FIT();
             STORE_FIT();
@@ -447,8 +447,8 @@ int qcj_halves_of(const qcj_rank *r, const qcj_splits *sp, const qcj_side *s, ui
                 const uint8_t *bit_at = ob->bit_at + (size_t)lo_o * (size_t)(2 * ob->rows);
 #define PLANES(k)                                                                          \
         case k:                                                                            \
-            len += pairs_planes(k, pb, lo_p, n_p, bit_at, ob->border + lo_o, n_o, avoid, mark,   \
-                                o + len);                                                  \
+            len += pairs_planes(k, pb, lo_p, n_p, bit_at, ob->border + lo_o, n_o, avoid,   \
+                                mark, o + len);                                            \
             break;
                 switch (2 * ob->rows) {
                     PLANES(2) PLANES(4) PLANES(6) PLANES(8) PLANES(10) PLANES(12) PLANES(14) PLANES(16)
@@ -517,8 +517,8 @@ int qcj_halves_of(const qcj_rank *r, const qcj_splits *sp, const qcj_side *s, ui
             }
             if (nb <= 64) {                     /* [lists held] */
 #define HELD(nv)                                                                          \
-        case nv:                                                                              \
-            len += pairs_held(nv, nb, in_a, bo_a, na, in_b, bo_b, avoid, mark, o + len);      \
+        case nv:                                                                          \
+            len += pairs_held(nv, nb, in_a, bo_a, na, in_b, bo_b, avoid, mark, o + len);  \
             break
                 switch ((nb + 7) / 8) {
                     HELD(3);

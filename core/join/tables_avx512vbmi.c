@@ -26,7 +26,7 @@
  *                free ones, and the disjoint pairs are the pairs swept
  *                less those, so no vector is inverted: at N=18 a vector
  *                is 5 lookups and 4 other vector instructions, where it
- *                was 7 (paired rounds on an AMD Zen 4, one thread: N=18
+ *                was 6 (paired rounds on an AMD Zen 4, one thread: N=18
  *                0.95 and 0.97 of the time, N=17 0.98).
  */
 #include <immintrin.h>

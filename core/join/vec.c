@@ -14,8 +14,6 @@
 
 void *qcj_vec_grow(qcj_vec *v, size_t bytes)
 {
-    if (bytes <= v->bytes)
-        return v->p;
     size_t want = v->bytes * 2 > bytes ? v->bytes * 2 : bytes;
 #if defined(MADV_HUGEPAGE)
     if (want >= QCJ_VEC_HUGE_FROM && v->bytes <= QCJ_VEC_HUGE_COPY_MAX) {

@@ -14,18 +14,15 @@ typedef struct qcj_vec {
     size_t bytes;
 } qcj_vec;
 
+/* qcj_vec_reserve's growth, for `bytes` more than v->bytes. */
+void *qcj_vec_grow(qcj_vec *v, size_t bytes);
+
 /* Makes room for `bytes`, keeping the contents (the capacity at least
  * doubles; from QCJ_VEC_HUGE_FROM bytes, config.h, it is whole 2 MiB
  * pages, asked for as transparent huge pages, until the contents to copy
  * pass QCJ_VEC_HUGE_COPY_MAX: [huge pages] in vec.c); NULL when out of
- * memory, v unchanged. */
-static inline void *qcj_vec_reserve(qcj_vec *v, size_t bytes);
-
-/* qcj_vec_reserve's growth, where v has less room than `bytes`. */
-void *qcj_vec_grow(qcj_vec *v, size_t bytes);
-
-/* [room inline] the common case, room enough, costs no call: the halves
- * reserve their output once a split, millions of times a board */
+ * memory, v unchanged.  [room inline] Room enough costs no call: the
+ * halves reserve their output once a split, millions of times a board. */
 static inline void *qcj_vec_reserve(qcj_vec *v, size_t bytes)
 {
     return bytes <= v->bytes ? v->p : qcj_vec_grow(v, bytes);
