@@ -167,6 +167,25 @@ TBL_INLINE uint64_t tbl_sieve(const qcj_groups *tops, const uint32_t *boff, cons
     return tbl_sums_total(sums);
 }
 
+/* [bottom tiles] One block of the n (1..TBL_BLOCK) tops at `tops` against
+ * a tile's bottoms: its tables built, then swept over the compact copy of
+ * `copied` bottoms or, without one, over the runs in place.  Returns the
+ * pairs tested. */
+TBL_INLINE uint64_t tbl_join_block(const uint64_t *tops, size_t n, int compacts,
+                                   const uint8_t *compact, size_t cs, size_t copied,
+                                   const uint32_t *boff, uint32_t base, uint32_t high, int run,
+                                   const uint8_t *planes, size_t stride, const int digits,
+                                   int width, tbl_sums *sums)
+{
+    tbl_block block;
+    tbl_build(&block, tops, n, digits, width);
+    if (compacts) {
+        tbl_sweep(&block, compact, cs, 0, copied, digits, sums);
+        return n * copied;
+    }
+    return n * tbl_sweep_runs(&block, boff, base, high, run, planes, stride, digits, sums);
+}
+
 /* [bottom tiles] The sieve where the bottoms' planes pass a tile: as
  * tbl_sieve, but the key's high hbits bits (> 0) cut both sides: a bottom
  * tile is the 2^lbits groups of one high part bh (lbits = key_bits -
@@ -180,10 +199,15 @@ TBL_INLINE uint64_t tbl_sieve(const qcj_groups *tops, const uint32_t *boff, cons
  * one N=27 set, one build for each sweep).  Taken the other way round (a chunk of
  * blocks built once and met with every tile in turn) each copy read its
  * runs from memory, and the copies took a third of N=27's joins
- * (docs/PERFORMANCE.md).  [sampled joins] The sampler joins whole low
- * parts, in every tile.  [stop check] The thread's stop flag is read before
- * each tile and every 64 low parts (a join from N=25 takes minutes, a
- * tile about a second): *stopped is set and the count left partial. */
+ * (docs/PERFORMANCE.md).  [blocks across groups] All the groups (th, l)
+ * of one low part sweep the same bottoms of the tile, so their tops fill
+ * blocks together: at N=27 a group holds some 19 tops, and blocks of one
+ * group's alone (8, 8 and 3) were 0.79 full; across groups one N=27 set
+ * built 23% fewer blocks (docs/PERFORMANCE.md).  [sampled joins]
+ * The sampler joins whole low parts, in every tile.  [stop check] The
+ * thread's stop flag is read before each tile and every 64 low parts (a
+ * join from N=25 takes minutes, a tile about a second): *stopped is set
+ * and the count left partial. */
 TBL_INLINE uint64_t tbl_sieve_tiled(const qcj_groups *tops, const uint32_t *boff,
                                     const uint8_t *planes, size_t stride,
                                     const qcj_join_shape *shape, uint32_t extra, const int digits,
@@ -213,44 +237,63 @@ TBL_INLINE uint64_t tbl_sieve_tiled(const qcj_groups *tops, const uint32_t *boff
             }
             if (!qcj_shape_joins(shape, l, 0))
                 continue;                               /* [sampled joins] */
-            size_t blocks = 0;
+            size_t tops_met = 0;
             for (uint32_t th = meets;; th = (th - 1) & meets) {      /* submasks of meets */
                 const uint32_t tg = th << lbits | l;
-                blocks += (toff[tg + 1] - toff[tg] + TBL_BLOCK - 1) / TBL_BLOCK;
+                tops_met += toff[tg + 1] - toff[tg];
                 if (th == 0)
                     break;
             }
-            if (blocks == 0)
+            if (tops_met == 0)
                 continue;
             const uint32_t avail = ~(l | extra) & lmask;
             const int run = __builtin_ctz(~avail);     /* its low free bits */
             const uint32_t high = avail >> run;
             /* [compact runs] l's blocks sweep one copy of its runs in the
              * tile, if they are enough */
-            const int compacts = tbl_compacts(blocks, __builtin_popcount(high));
+            const int compacts = tbl_compacts((tops_met + TBL_BLOCK - 1) / TBL_BLOCK,
+                                              __builtin_popcount(high));
             size_t copied = 0;
             if (compacts) {
                 copied = tbl_compact(boff, base, high, run, planes, stride, compact, cs, digits);
                 if (copied == 0)
                     continue;
             }
+            /* [blocks across groups] every group (th, l) with th inside
+             * meets sweeps the same bottoms, so its tops fill blocks with
+             * the next group's: a group's whole blocks are built in place,
+             * its rest gathered with the next groups' into held */
+            uint64_t held[TBL_BLOCK];
+            size_t nheld = 0;
             for (uint32_t th = meets;; th = (th - 1) & meets) {
                 const uint32_t tg = th << lbits | l;
-                for (uint32_t i = toff[tg]; i < toff[tg + 1]; i += TBL_BLOCK) {
-                    const size_t n = toff[tg + 1] - i < TBL_BLOCK ? toff[tg + 1] - i : TBL_BLOCK;
-                    tbl_block block;
-                    tbl_build(&block, tops->low + i, n, digits, width);
-                    if (compacts) {
-                        tried += n * copied;
-                        tbl_sweep(&block, compact, cs, 0, copied, digits, &sums);
-                        continue;
+                const uint64_t *t = tops->low + toff[tg], *end = tops->low + toff[tg + 1];
+                while (t < end) {
+                    const uint64_t *block_tops = t;
+                    size_t n = (size_t)(end - t);
+                    if (nheld == 0 && n >= TBL_BLOCK) {
+                        n = TBL_BLOCK;
+                        t += TBL_BLOCK;
+                    } else {
+                        const size_t take = n < TBL_BLOCK - nheld ? n : TBL_BLOCK - nheld;
+                        memcpy(held + nheld, t, take * sizeof *t);
+                        nheld += take;
+                        t += take;
+                        if (nheld < TBL_BLOCK)
+                            break;                  /* the next group fills it */
+                        block_tops = held;
+                        n = TBL_BLOCK;
+                        nheld = 0;
                     }
-                    tried += n * tbl_sweep_runs(&block, boff, base, high, run, planes, stride,
-                                                digits, &sums);
+                    tried += tbl_join_block(block_tops, n, compacts, compact, cs, copied, boff,
+                                            base, high, run, planes, stride, digits, width, &sums);
                 }
                 if (th == 0)
                     break;
             }
+            if (nheld)
+                tried += tbl_join_block(held, nheld, compacts, compact, cs, copied, boff, base,
+                                        high, run, planes, stride, digits, width, &sums);
         }
     }
     *tested += tried;
