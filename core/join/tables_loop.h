@@ -167,6 +167,24 @@ TBL_INLINE uint64_t tbl_sieve(const qcj_groups *tops, const uint32_t *boff, cons
     return tbl_sums_total(sums);
 }
 
+/* [tops ahead] Prefetches the first lines (QCJ_TABLES_TOPS_AHEAD_LINES at
+ * most) of the tops of the group QCJ_TABLES_TOPS_AHEAD_GROUPS after (th,
+ * l) in the order of the submasks th of meets.  The groups (th, l) of one
+ * low part are as many groups apart as there are low parts, scattered
+ * over a tops array larger than the caches at N=27, so the hardware does
+ * not foresee them; each tile reads them all again. */
+TBL_INLINE void tbl_tops_ahead(const qcj_groups *tops, uint32_t meets, int lbits, uint32_t l,
+                               uint32_t th)
+{
+    for (int a = 0; a < QCJ_TABLES_TOPS_AHEAD_GROUPS && th; a++)
+        th = (th - 1) & meets;
+    const uint32_t tg = th << lbits | l;
+    const uint64_t *t = tops->low + tops->off[tg];
+    const size_t n = tops->off[tg + 1] - tops->off[tg];
+    for (size_t x = 0; x < n && x < 8 * QCJ_TABLES_TOPS_AHEAD_LINES; x += 8)
+        __builtin_prefetch(t + x);
+}
+
 /* [bottom tiles] One block of the n (1..TBL_BLOCK) tops at `tops` against
  * a tile's bottoms: its tables built, then swept over the compact copy of
  * `copied` bottoms or, without one, over the runs in place.  Returns the
@@ -203,7 +221,8 @@ TBL_INLINE uint64_t tbl_join_block(const uint64_t *tops, size_t n, int compacts,
  * of one low part sweep the same bottoms of the tile, so their tops fill
  * blocks together: at N=27 a group holds some 19 tops, and blocks of one
  * group's alone (8, 8 and 3) were 0.79 full; across groups one N=27 set
- * built 23% fewer blocks (docs/PERFORMANCE.md).  [sampled joins]
+ * built 23% fewer blocks (docs/PERFORMANCE.md).  [tops ahead] The
+ * tops of the groups are prefetched two groups ahead.  [sampled joins]
  * The sampler joins whole low parts, in every tile.  [stop check] The
  * thread's stop flag is read before each tile and every 64 low parts (a
  * join from N=25 takes minutes, a tile about a second): *stopped is set
@@ -268,6 +287,7 @@ TBL_INLINE uint64_t tbl_sieve_tiled(const qcj_groups *tops, const uint32_t *boff
             for (uint32_t th = meets;; th = (th - 1) & meets) {
                 const uint32_t tg = th << lbits | l;
                 const uint64_t *t = tops->low + toff[tg], *end = tops->low + toff[tg + 1];
+                tbl_tops_ahead(tops, meets, lbits, l, th);     /* [tops ahead] */
                 while (t < end) {
                     const uint64_t *block_tops = t;
                     size_t n = (size_t)(end - t);
