@@ -219,10 +219,10 @@ TBL_INLINE uint64_t tbl_join_block(const uint64_t *tops, size_t n, int compacts,
  * runs from memory, and the copies took a third of N=27's joins
  * (docs/PERFORMANCE.md).  [blocks across groups] All the groups (th, l)
  * of one low part sweep the same bottoms of the tile, so their tops fill
- * blocks together: at N=27 a group holds some 19 tops, and blocks of one
- * group's alone (8, 8 and 3) were 0.79 full; across groups one N=27 set
- * built 23% fewer blocks (docs/PERFORMANCE.md).  [tops ahead] The
- * tops of the groups are prefetched two groups ahead.  [sampled joins]
+ * blocks together: on one N=27 set, blocks of one group's tops alone
+ * held 5.79 tops of 8, blocks across groups 7.49, 23% fewer blocks
+ * (docs/PERFORMANCE.md).  [tops ahead] The tops of the groups are
+ * prefetched QCJ_TABLES_TOPS_AHEAD_GROUPS groups ahead.  [sampled joins]
  * The sampler joins whole low parts, in every tile.  [stop check] The
  * thread's stop flag is read before each tile and every 64 low parts (a
  * join from N=25 takes minutes, a tile about a second): *stopped is set
