@@ -361,33 +361,25 @@ static inline unsigned qcj_set_parts(int n)
 #define QCJ_TABLES_TOPS_AHEAD_GROUPS 2
 #define QCJ_TABLES_TOPS_AHEAD_LINES 3
 
-/* [huge pages] A join vector (join/vec.c) of at least this many bytes
- * is made of whole 2 MiB pages, asked of Linux as transparent huge pages
- * (madvise), so that the band lists, read at scattered column sets, need
- * fewer TLB entries.  Measured on the Zen 3 development machine, whose
- * kernel gives huge pages only where asked (paired rounds, one thread,
- * ratio of medians and median ratio against 4 KiB pages): avx2 N=18
- * 0.964 and 0.971, portable N=18 0.887 and 0.869 (there the band lists
- * reach 4 MiB; to N=17 no vector reaches 2 MiB, and N=17's 1.016 and
- * 1.001 are noise); peak memory at N=18 26 -> 33 MiB.  From 512 KiB
- * instead: 1.048 and 0.997 of 2 MiB's time (avx2 N=18), 36 MiB.  At
- * N=28 one unit's peak (17747822, on the Zen 4 development machine) went
- * from 364.7 to 412.5 MiB, and was 412.1 MiB with copies only up to 16
- * MiB (below): the growth is in the whole pages, not in the copies.  A
- * kernel set to give huge pages to every mapping, or to none, needs no
- * hint or heeds none; not measured there.  Changes speed and memory
- * alone, never a count. */
+/* [mapped vectors] [huge pages] A join vector (join/vec.c) of at least
+ * this many bytes is, on Linux, a mapping of its own made of whole 2 MiB
+ * pages, asked for as transparent huge pages (madvise), so that the band
+ * lists, read at scattered column sets, need fewer TLB entries.  Measured
+ * on the Zen 3 development machine, whose kernel gives huge pages only
+ * where asked (paired rounds, one thread, ratio of medians and median
+ * ratio against 4 KiB pages): avx2 N=18 0.964 and 0.971, portable N=18
+ * 0.887 and 0.869 (there the band lists reach 4 MiB; to N=17 no vector
+ * reaches 2 MiB, and N=17's 1.016 and 1.001 are noise); peak memory at
+ * N=18 26 -> 33 MiB.  From 512 KiB instead: 1.048 and 0.997 of 2 MiB's
+ * time (avx2 N=18), 36 MiB.  Such a vector grows by moving its pages:
+ * N=28's unit 38729042 peaked at 498.5 MiB where each growth copied the
+ * whole old buffer into new pages, and at 434.4 MiB moved (the Zen 4
+ * development machine).  A kernel set to give huge pages to every
+ * mapping, or to none, needs no hint or heeds none; with none, that unit
+ * took 477.4 MiB copied.  Changes speed and memory alone, never a
+ * count. */
 #ifndef QCJ_VEC_HUGE_FROM
 #define QCJ_VEC_HUGE_FROM ((size_t)2 << 20)
-#endif
-/* ... while the vector's old contents, copied to the new pages, are at
- * most this many bytes: past it a vector grows by realloc (its pages
- * moved, not copied, so that a band list of hundreds of MiB at the
- * record sizes is never held twice).  Bounds the memory a growth holds
- * twice; no measurement chose the value (every vector to N=18 stays
- * below it). */
-#ifndef QCJ_VEC_HUGE_COPY_MAX
-#define QCJ_VEC_HUGE_COPY_MAX ((size_t)64 << 20)
 #endif
 
 /* Scratch sets a plan keeps for reuse between units (join/scratch.c):

@@ -68,9 +68,9 @@ static void emit_row(band_out *o, const qcj_geometry *g, int r, const uint32_t *
         return;
     }
     size_t more = o->len + (size_t)__builtin_popcount(free);
-    uint32_t *sets = qcj_vec_reserve(&o->tmp[0], more * sizeof *sets);
-    uint64_t *in = qcj_vec_reserve(&o->tmp[1], more * sizeof *in);
-    uint64_t *bo = qcj_vec_reserve(&o->tmp[2], more * sizeof *bo);
+    uint32_t *sets = qcj_vec_reserve(&o->tmp[0], more * sizeof *sets, o->len * sizeof *sets);
+    uint64_t *in = qcj_vec_reserve(&o->tmp[1], more * sizeof *in, o->len * sizeof *in);
+    uint64_t *bo = qcj_vec_reserve(&o->tmp[2], more * sizeof *bo, o->len * sizeof *bo);
     if (!sets || !in || !bo) {
         o->failed = 1;
         return;
@@ -103,9 +103,9 @@ static void band_walk(band_out *o, const qcj_geometry *g, int r0, int r1, uint32
         return;
     }
     if (r0 == r1) {
-        uint32_t *sets = qcj_vec_reserve(&o->tmp[0], (o->len + 1) * sizeof *sets);
-        uint64_t *in = qcj_vec_reserve(&o->tmp[1], (o->len + 1) * sizeof *in);
-        uint64_t *bo = qcj_vec_reserve(&o->tmp[2], (o->len + 1) * sizeof *bo);
+        uint32_t *sets = qcj_vec_reserve(&o->tmp[0], (o->len + 1) * sizeof *sets, o->len * sizeof *sets);
+        uint64_t *in = qcj_vec_reserve(&o->tmp[1], (o->len + 1) * sizeof *in, o->len * sizeof *in);
+        uint64_t *bo = qcj_vec_reserve(&o->tmp[2], (o->len + 1) * sizeof *bo, o->len * sizeof *bo);
         if (!sets || !in || !bo) {
             o->failed = 1;
             return;
@@ -169,7 +169,7 @@ static int band_build_in_place(const qcj_geometry *g, const qcj_rank *r, int r0,
                                const uint32_t *squeezed_of, uint32_t ranks, qcj_band *b,
                                const int *stop, uint64_t *placed)
 {
-    b->offsets = qcj_vec_reserve(&b->mem_offsets, ((size_t)ranks + 1) * sizeof *b->offsets);
+    b->offsets = qcj_vec_reserve(&b->mem_offsets, ((size_t)ranks + 1) * sizeof *b->offsets, 0);
     if (!b->offsets)
         return QC_ENOMEM;
     memset(b->offsets, 0, ((size_t)ranks + 1) * sizeof *b->offsets);
@@ -181,8 +181,8 @@ static int band_build_in_place(const qcj_geometry *g, const qcj_rank *r, int r0,
     if (o.len >= UINT32_MAX)
         return QC_ENOMEM;
     const size_t len = o.len;
-    b->inner = qcj_vec_reserve(&b->mem_inner, (len ? len : 1) * sizeof *b->inner);
-    b->border = qcj_vec_reserve(&b->mem_border, (len ? len : 1) * sizeof *b->border);
+    b->inner = qcj_vec_reserve(&b->mem_inner, (len ? len : 1) * sizeof *b->inner, 0);
+    b->border = qcj_vec_reserve(&b->mem_border, (len ? len : 1) * sizeof *b->border, 0);
     if (!b->inner || !b->border)
         return QC_ENOMEM;
     /* offsets[k+1] held rank k's count: prefix sums, then one place up,
@@ -224,9 +224,9 @@ static int band_build(const qcj_geometry *g, const qcj_rank *r, int r0, int r1, 
     const size_t len = o.len;
     uint32_t *sets = tmp[0].p;
     const uint64_t *in = tmp[1].p, *bo = tmp[2].p;
-    b->offsets = qcj_vec_reserve(&b->mem_offsets, ((size_t)ranks + 1) * sizeof *b->offsets);
-    b->inner = qcj_vec_reserve(&b->mem_inner, (len ? len : 1) * sizeof *b->inner);
-    b->border = qcj_vec_reserve(&b->mem_border, (len ? len : 1) * sizeof *b->border);
+    b->offsets = qcj_vec_reserve(&b->mem_offsets, ((size_t)ranks + 1) * sizeof *b->offsets, 0);
+    b->inner = qcj_vec_reserve(&b->mem_inner, (len ? len : 1) * sizeof *b->inner, 0);
+    b->border = qcj_vec_reserve(&b->mem_border, (len ? len : 1) * sizeof *b->border, 0);
     if (!b->offsets || !b->inner || !b->border)
         return QC_ENOMEM;
     /* counting sort by rank: count, prefix sums, place (offsets[k+1] is
@@ -259,7 +259,7 @@ static int band_planes(const qcj_geometry *g, qcj_band *b, size_t len)
     const size_t chunks = (len + 63) / 64;
     b->plane_words = words;
     b->planes = qcj_vec_reserve(&b->mem_planes,
-                                (chunks ? chunks : 1) * (size_t)words * sizeof *b->planes);
+                                (chunks ? chunks : 1) * (size_t)words * sizeof *b->planes, 0);
     if (!b->planes)
         return QC_ENOMEM;
     for (size_t c = 0; c < chunks; c++) {
@@ -296,7 +296,7 @@ static int band_bit_at(const qcj_geometry *g, qcj_band *b, size_t len)
 {
     const int per = 2 * b->rows;
     const uint64_t past = (uint64_t)1 << (2 * g->n - 2);
-    b->bit_at = qcj_vec_reserve(&b->mem_bit_at, (len ? len : 1) * (size_t)(per ? per : 1));
+    b->bit_at = qcj_vec_reserve(&b->mem_bit_at, (len ? len : 1) * (size_t)(per ? per : 1), 0);
     if (!b->bit_at)
         return QC_ENOMEM;
     for (size_t i = 0; i < len; i++) {

@@ -432,7 +432,8 @@ int qcj_halves_of(const qcj_rank *r, const qcj_splits *sp, const qcj_side *s, ui
             const uint32_t lo1 = lo_at[i - i0][1], n1 = n_at[i - i0][1];
             if (n0 == 0 || n1 == 0)
                 continue;
-            uint64_t *o = qcj_vec_reserve(out, (len + (size_t)n0 * n1 + 16) * sizeof *o);
+            uint64_t *o = qcj_vec_reserve(out, (len + (size_t)n0 * n1 + 16) * sizeof *o,
+                                          len * sizeof *o);
             if (!o)
                 return QC_ENOMEM;
             pairs += (uint64_t)n0 * n1;

@@ -410,7 +410,7 @@ static int TBL_COUNT(const qcj_join_shape *shape, const qcj_groups *tops,
     /* the work: the planes, then the compact copy, each aligned to 64
      * bytes */
     const size_t planes_bytes = (stride * (size_t)digits + 63) / 64 * 64;
-    uint8_t *mem = qcj_vec_reserve(work, planes_bytes + cs * (size_t)digits + 64);
+    uint8_t *mem = qcj_vec_reserve(work, planes_bytes + cs * (size_t)digits + 64, 0);
     if (!mem)
         return QC_ENOMEM;
     uint8_t *planes = mem + (-(uintptr_t)mem & 63);

@@ -54,8 +54,8 @@ static int group_halves(const qcj_geometry *g, const qcj_set_key *set_key, uint6
     const size_t streams = count <= QCJ_SORT_STREAMS_GROUPS && len >= S * count ? S : 1;
     /* off: the groups' starts; fill: each stream's counters, then fill
      * pointers (stream c's of group key at fill[c * count + key]) */
-    uint32_t *off = qcj_vec_reserve(offv, (count + 1 + streams * count) * sizeof *off);
-    uint64_t *low = qcj_vec_reserve(lowv, (len ? len : 1) * sizeof *low);
+    uint32_t *off = qcj_vec_reserve(offv, (count + 1 + streams * count) * sizeof *off, 0);
+    uint64_t *low = qcj_vec_reserve(lowv, (len ? len : 1) * sizeof *low, 0);
     if (!off || !low || len >= UINT32_MAX)
         return QC_ENOMEM;
     uint32_t *fill = off + count + 1;
@@ -106,8 +106,8 @@ static int spare_middle(const qcj_geometry *g, const qcj_groups *src, uint64_t m
     const uint32_t count = 1u << g->key_bits;
     const uint32_t mid_key = (uint32_t)(mid >> g->key_shift) & (count - 1);
     const uint64_t mid_low = mid & ~((uint64_t)(count - 1) << g->key_shift);
-    uint32_t *off = qcj_vec_reserve(&sc->spared_off, ((size_t)count + 1) * sizeof *off);
-    uint64_t *low = qcj_vec_reserve(&sc->spared, ((size_t)src->off[count] + 1) * sizeof *low);
+    uint32_t *off = qcj_vec_reserve(&sc->spared_off, ((size_t)count + 1) * sizeof *off, 0);
+    uint64_t *low = qcj_vec_reserve(&sc->spared, ((size_t)src->off[count] + 1) * sizeof *low, 0);
     if (!off || !low)
         return QC_ENOMEM;
     uint32_t at = 0;

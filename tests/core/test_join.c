@@ -176,7 +176,7 @@ static void test_halves(void)
                         /* appended after 3 entries kept, each marked with
                          * the middle queen's signature */
                         const size_t kept = 3;
-                        uint64_t *pre = qcj_vec_reserve(&out, kept * sizeof *pre);
+                        uint64_t *pre = qcj_vec_reserve(&out, kept * sizeof *pre, 0);
                         CHECK(pre != NULL, "out of memory");
                         for (size_t i = 0; pre && i < kept; i++)
                             pre[i] = ~(uint64_t)i;
@@ -215,31 +215,33 @@ static void test_halves(void)
         }
 }
 
-/* qcj_vec_reserve keeps the contents on each of its paths: realloc below
- * QCJ_VEC_HUGE_FROM, [huge pages] with the contents copied, and realloc
- * again once the old contents pass QCJ_VEC_HUGE_COPY_MAX.  A byte every
- * page and the last are written after each reserve and read after the
- * next. */
+/* qcj_vec_reserve keeps the prefix it is told to on each of its paths
+ * ([kept prefix], vec.c): the allocator's below QCJ_VEC_HUGE_FROM, copied
+ * into a first mapping, [moved, not copied] from mapping to mapping; and
+ * a growth that keeps nothing gives room as large, aligned alike.  A byte
+ * every page and the last are written after each reserve and read after
+ * the next, up to the prefix kept. */
 static void test_vec(void)
 {
     qcj_vec v = {0};
     size_t written = 0;
-    for (int step = 0; step < 4; step++) {
+    for (int step = 0; step < 6; step++) {
         const size_t bytes = step == 0 ? 1000
-                           : step == 1 ? QCJ_VEC_HUGE_FROM + 1000
-                           : step == 2 ? QCJ_VEC_HUGE_COPY_MAX + 4096
-                                       : v.bytes + 1;          /* past the copy's bound */
-        uint8_t *p = qcj_vec_reserve(&v, bytes);
+                           : step == 1 ? 3000                          /* realloc */
+                           : step == 2 ? QCJ_VEC_HUGE_FROM + 1000      /* first mapping */
+                                       : v.bytes + 1;                  /* moved, kept: all, half, none */
+        const size_t keep = step == 4 ? written / 2 : step == 5 ? 0 : written;
+        uint8_t *p = qcj_vec_reserve(&v, bytes, keep);
         CHECK(p != NULL && v.bytes >= bytes, "step %d: %zu bytes", step, bytes);
         if (!p)
             break;
         unsigned long bad = 0;
-        for (size_t i = 0; i < written; i += 4096)
+        for (size_t i = 0; i < keep; i += 4096)
             bad += p[i] != (uint8_t)(i / 4096 * 31 + 7);
-        bad += written && p[written - 1] != 0xa5;
-        CHECK(bad == 0, "step %d: %lu bytes of %zu changed", step, bad, written);
+        bad += keep == written && written && p[written - 1] != 0xa5;
+        CHECK(bad == 0, "step %d: %lu bytes of the %zu kept changed", step, bad, keep);
 #if defined(__linux__) && defined(QCJ_VEC_HUGE_FROM)
-        if (step == 1 || step == 2)
+        if (step >= 2)
             CHECK((uintptr_t)p % ((size_t)2 << 20) == 0, "step %d: not on a 2 MiB page", step);
 #endif
         for (size_t i = 0; i < bytes; i += 4096)
