@@ -263,6 +263,25 @@ static inline unsigned qcj_set_parts(int n)
  * whole, against about 700 s of joins.  See docs/PERFORMANCE.md. */
 #define QCJ_HALVES_CAP ((size_t)1 << 22)
 
+/* [memory budget] From QCJ_FRESH_SCRATCH_FROM_N a unit aims its band
+ * lists and its two chunks of halves at this many bytes (join/unit.c):
+ * where its lists leave less than QCJ_HALF_BYTES a half for chunks of
+ * QCJ_HALVES_CAP, its chunks are smaller, down to a sixteenth of the
+ * halves the budget holds (some 30 MiB of halves: a unit whose lists
+ * alone fill the budget still goes on).
+ * Set so that a thread stays under 512 MiB: a chunk may pass its cap by
+ * one split's halves.  On N=28's three largest units sampled (the Zen 4
+ * development machine: 434.4, 434.4 and 426.3 MiB) the lists take some
+ * 264 MiB and leave the full cap.  Changes memory and the work reported
+ * (bottoms built again per chunk), never the plan or a count. */
+#define QCJ_UNIT_MEMORY_BUDGET ((size_t)480 << 20)
+/* ... the bytes a half of each side takes at a chunk's cap: its raw and
+ * grouped copies (8 bytes each, tops and bottoms) and the table joiner's
+ * planes and compact copy of the bottoms.  Measured at N=28 (unit
+ * 38729042, 4.25 Mi halves a side): 170 MiB in all, 42 bytes per half of
+ * the cap. */
+#define QCJ_HALF_BYTES 48
+
 /* [transposed lists] The halves test pairs of band placements through
  * the transposed lists of the band by the middle row (join/bands.c,
  * join/halves.c), on the levels whose pair loop is plain C, where that
@@ -386,5 +405,21 @@ static inline unsigned qcj_set_parts(int n)
  * more than threads ever count units at once.  Fresh pages per unit
  * (page faults, zeroing) cost a quarter of the run at N=16. */
 #define QCJ_POOL_SLOTS 256
+
+/* [fresh scratch] From this N the pool keeps no scratch set: each unit
+ * starts from no working memory and frees its own (join/scratch.h), so a
+ * thread's peak is its largest unit's own peak, the figure the sampler
+ * measures (bench/sample.c), where a kept set settles at the sum of each
+ * buffer's largest over every unit the thread counted.  Measured on the
+ * Zen 4 development machine (qcount_sample 24 --units 8 --strata 4 --seed
+ * 1, its timed pass as a run counts, four rounds alternating the cores):
+ * a thread of kept sets peaked at 516.9 MiB over those 8 units, fresh at
+ * 370.8, the largest unit's own; CPU time 1.026 (ratio of medians) and
+ * 1.013 (median ratio) of kept sets', the fresh pages of units of some
+ * 10 s.  Below N=24 units are short (N=22: 0.42 s for 85 MiB on
+ * average) and kept sets hold less (docs/PERFORMANCE.md). */
+#ifndef QCJ_FRESH_SCRATCH_FROM_N
+#define QCJ_FRESH_SCRATCH_FROM_N 24
+#endif
 
 #endif

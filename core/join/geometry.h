@@ -55,6 +55,7 @@ typedef struct qcj_geometry {
     int own_lists;    /* [own lists] bands listed set by set, on the set's columns (unit.c) */
     int halves_planes; /* [transposed lists] the halves test their pairs by planes (bands.c) */
     size_t halves_cap; /* [halves capped] halves of a side a join holds (0: no cap) */
+    size_t memory_budget; /* [memory budget] bytes a unit's band lists and halves aim at (0: none) */
     double set_key_from; /* [set key] pairs of halves from which a chunk of tops
                           * gets its set's own key (set_key.h; 0: always) */
     int split[2];     /* first row of the second band: top, bottom         */

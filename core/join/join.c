@@ -376,6 +376,7 @@ static int join_build_with(qc_plan *plan, const qcj_settings *s)
     g->bands_in_place = g->bands_pruned = s->large_bands;
     g->own_lists = s->own_lists;
     g->halves_cap = s->halves_cap;
+    g->memory_budget = s->memory_budget;
     g->set_key_from = s->set_key_from;
     data->set_parts = s->set_units && s->set_parts > 1 ? s->set_parts : 1;
     data->joiner = s->joiner;
@@ -383,7 +384,7 @@ static int join_build_with(qc_plan *plan, const qcj_settings *s)
     data->flip = n % 2 == 0;
     qcj_rank_init(&data->rank);
     uint64_t fp = 0;
-    data->pool = qcj_pool_new();
+    data->pool = qcj_pool_new(!s->fresh_scratch);
     int rc = data->pool ? QC_OK : QC_ENOMEM;
     if (rc == QC_OK)
         rc = qcj_splits_init(&data->splits[0], g->h, g->band_rows);
@@ -411,6 +412,8 @@ qcj_settings qcj_settings_of(int n)
                           .set_units = n >= QCJ_SET_UNITS_FROM_N,
                           .set_parts = qcj_set_parts(n),
                           .halves_cap = QCJ_HALVES_CAP,
+                          .fresh_scratch = n >= QCJ_FRESH_SCRATCH_FROM_N,
+                          .memory_budget = n >= QCJ_FRESH_SCRATCH_FROM_N ? QCJ_UNIT_MEMORY_BUDGET : 0,
                           .set_key_from = QCJ_SET_KEY_FROM_PAIRS};
 }
 
@@ -478,7 +481,7 @@ void qcj_probe_end(qcj_probe *pr)
     const qcj_plan *data = pr->plan->engine_data;
     if (pr->sides && pr->sides != pr->sc->side)
         qcj_shared_release(data->shared, qcj_unit_at(data, pr->unit).pattern, 1);
-    qcj_pool_give(data->pool, pr->sc);      /* kept for the next unit, as a run keeps it */
+    qcj_pool_give(data->pool, pr->sc);      /* kept for the next unit, or not, as in a run */
     pr->sc = NULL;
     pr->sides = NULL;
 }

@@ -74,6 +74,9 @@ typedef struct qcj_settings {
     int set_units;        /* [set units] one unit per column set: as from QCJ_SET_UNITS_FROM_N */
     uint32_t set_parts;   /* [set parts] (join.c): qcj_set_parts(n); 1 cuts no set */
     size_t halves_cap;   /* [halves capped] (unit.c): QCJ_HALVES_CAP; 0 none */
+    int fresh_scratch;    /* [fresh scratch] (scratch.h): as from QCJ_FRESH_SCRATCH_FROM_N */
+    size_t memory_budget; /* [memory budget] (unit.c): QCJ_UNIT_MEMORY_BUDGET, as from
+                           * QCJ_FRESH_SCRATCH_FROM_N; 0 none */
     double set_key_from;  /* [set key] (unit.c): QCJ_SET_KEY_FROM_PAIRS; 0 every chunk */
 } qcj_settings;
 

@@ -11,6 +11,10 @@
  * takes one (or makes one), grows its buffers as needed, and gives it back.
  * There are never more sets than units counted at once (threads), each as
  * large as the largest unit it has counted; qc_plan_free frees them all.
+ * [fresh scratch] From QCJ_FRESH_SCRATCH_FROM_N the pool keeps none: a
+ * set kept holds each buffer at its largest over all the units it
+ * counted, more than any one unit needs, where a unit takes seconds to
+ * minutes and fresh pages cost it little.
  * The pool is the plan's only mutable part, kept behind a pointer and a
  * spinlock taken twice per unit, so counting a unit stays thread-safe and
  * its result depends on nothing but the unit.
@@ -24,6 +28,7 @@
 
 struct qcj_pool {
     atomic_flag lock;
+    int keeps;
     int count;
     qcj_scratch *slot[QCJ_POOL_SLOTS];
 };
@@ -42,11 +47,13 @@ static void unlock(qcj_pool *pool)
     atomic_flag_clear_explicit(&pool->lock, memory_order_release);
 }
 
-qcj_pool *qcj_pool_new(void)
+qcj_pool *qcj_pool_new(int keeps)
 {
     qcj_pool *pool = calloc(1, sizeof *pool);
-    if (pool)
+    if (pool) {
         atomic_flag_clear(&pool->lock);
+        pool->keeps = keeps;
+    }
     return pool;
 }
 
@@ -79,7 +86,7 @@ void qcj_pool_give(qcj_pool *pool, qcj_scratch *s)
     if (!s)
         return;
     lock(pool);
-    int kept = pool->count < QCJ_POOL_SLOTS;
+    int kept = pool->keeps && pool->count < QCJ_POOL_SLOTS;
     if (kept)
         pool->slot[pool->count++] = s;
     unlock(pool);

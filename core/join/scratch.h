@@ -34,11 +34,15 @@ typedef struct qcj_scratch {
  * const). */
 typedef struct qcj_pool qcj_pool;
 
-/* An empty pool, or NULL when out of memory. */
-qcj_pool *qcj_pool_new(void);
+/* An empty pool, or NULL when out of memory.  keeps: whether a set given
+ * back is kept, buffers and all, for the next unit; if not ([fresh
+ * scratch], config.h), it is freed, and each unit starts from no working
+ * memory, so a thread's peak is the largest unit's own. */
+qcj_pool *qcj_pool_new(int keeps);
 /* A scratch set from the pool, or a new empty one (NULL: out of memory). */
 qcj_scratch *qcj_pool_take(qcj_pool *pool);
-/* Gives s back (buffers kept for the next unit); s may be NULL. */
+/* Gives s back (buffers kept for the next unit, if the pool keeps sets);
+ * s may be NULL. */
 void qcj_pool_give(qcj_pool *pool, qcj_scratch *s);
 /* Frees a scratch set that is not in a pool. */
 void qcj_scratch_free(qcj_scratch *s);

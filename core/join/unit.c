@@ -137,6 +137,8 @@ typedef struct unit_walk {
     size_t tops_from;     /*   ... from its first                         */
     const qcj_joiner *joiner;
     qcj_join_shape shape;
+    size_t cap;           /* [memory budget] halves of a side a join holds (0: no cap) */
+    size_t lists[2][2];   /* ... each band list's largest so far, bytes */
     uint64_t tested;      /* pairs of band placements and of halves tested */
     qc_u128 total;
 } unit_walk;
@@ -159,7 +161,7 @@ static int make_tops(unit_walk *w, uint32_t s, size_t *at, top_chunk *tops)
     const qcj_geometry *g = &w->p->geo;
     *tops = (top_chunk){0};
     return qcj_halves_of(&w->p->rank, &w->tops_to, &w->sides[0], qcj_squeeze(g, w->q, s), 0, 0,
-                         at, g->halves_cap, &w->sc->raw[0], &tops->count, &w->tested);
+                         at, w->cap, &w->sc->raw[0], &tops->count, &w->tested);
 }
 
 /* [joins timed] this thread's CPU seconds. */
@@ -295,9 +297,9 @@ static int count_pass(unit_walk *w, uint32_t s, uint32_t cols, top_chunk *tops,
         size_t at = 0;
         while (rc == QC_OK && at < p->splits[1].count) {
             rc = qcj_halves_of(&p->rank, &p->splits[1], &w->sides[1], qcj_squeeze(g, w->rest, bset),
-                               mid, carried ? mid : 0, &at, g->halves_cap, &sc->raw[1], &nb,
+                               mid, carried ? mid : 0, &at, w->cap, &sc->raw[1], &nb,
                                &w->tested);
-            if (rc == QC_OK && g->halves_cap && nb >= g->halves_cap) {
+            if (rc == QC_OK && w->cap && nb >= w->cap) {
                 rc = join_bottoms(w, tops, nb, mid, pairs);   /* [halves capped] */
                 nb = 0;
             }
@@ -340,6 +342,55 @@ static int count_set(unit_walk *w, uint32_t s)
     return QC_OK;
 }
 
+/* [memory budget] Sets w->cap for the column set whose bands w->sides
+ * hold: the geometry's halves_cap, or less, so that the band lists, each
+ * at its largest so far in the unit (the pages a list touched stay with
+ * it), and two chunks of halves at QCJ_HALF_BYTES a half (config.h) fit
+ * the geometry's memory budget; never below a sixteenth of the halves the
+ * budget holds, so that a unit whose lists fill it still goes on.  Where
+ * the cap falls, the halves' buffers, which hold the pages of larger
+ * chunks, are freed first.  With a budget the scratch is fresh for each
+ * unit ([fresh scratch]), so the unit's peak is its own. */
+static void budget_cap(unit_walk *w)
+{
+    const qcj_geometry *g = &w->p->geo;
+    if (!g->memory_budget) {
+        w->cap = g->halves_cap;
+        return;
+    }
+    size_t lists = 0;
+    for (int side = 0; side < 2; side++)
+        for (int b = 0; b < 2; b++) {
+            const qcj_band *bd = &w->sides[side].band[b];
+            const size_t ranks = w->p->rank.binom[w->sides[side].t][bd->rows];
+            const size_t len = bd->offsets[ranks];
+            size_t bytes = len * (sizeof *bd->inner + sizeof *bd->border)
+                         + (ranks + 1) * sizeof *bd->offsets;
+            if (bd->planes)
+                bytes += (len + 63) / 64 * (size_t)bd->plane_words * sizeof *bd->planes;
+            if (bd->bit_at)
+                bytes += len * 2 * (size_t)bd->rows;
+            if (bytes > w->lists[side][b])
+                w->lists[side][b] = bytes;
+            lists += w->lists[side][b];
+        }
+    const size_t least = g->memory_budget / QCJ_HALF_BYTES / 16 + 1;
+    size_t cap = g->memory_budget > lists ? (g->memory_budget - lists) / QCJ_HALF_BYTES : 0;
+    if (cap < least)
+        cap = least;
+    if (g->halves_cap && cap > g->halves_cap)
+        cap = g->halves_cap;
+    if (w->cap && cap < w->cap) {
+
+        qcj_scratch *sc = w->sc;
+        qcj_vec *halves[] = {&sc->raw[0], &sc->raw[1], &sc->low[0], &sc->low[1], &sc->spared,
+                             &sc->join_work};
+        for (size_t i = 0; i < sizeof halves / sizeof *halves; i++)
+            qcj_vec_free(halves[i]);
+    }
+    w->cap = cap;
+}
+
 /* [own lists] Lists the bands of column set s alone into the scratch's
  * sides: the top's on s, the bottom's on the rest (odd N's middle queen's
  * column among them), ranked as over the sides' columns; the queens
@@ -370,6 +421,8 @@ static int count_keys(unit_walk *w, uint64_t lo, uint64_t hi, const int *stop)
             return QC_ESTOP;                /* [stop check] once per set */
         const uint32_t s = w->q | qcj_colkey_expand(g, key);
         int rc = g->own_lists ? list_set(w, s, stop) : QC_OK;
+        if (rc == QC_OK && (g->own_lists || at == lo))
+            budget_cap(w);                  /* [memory budget] for these lists */
         if (rc == QC_OK)
             rc = count_set(w, s);
         if (rc != QC_OK)

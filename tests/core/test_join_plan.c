@@ -675,6 +675,54 @@ static void test_halves_capped(const known_count *known)
     }
 }
 
+/* [fresh scratch] [memory budget] A plan whose units start from no working
+ * memory and aim at a budget of a few KiB (their own band lists, set by
+ * set, so that the chunks' cap moves from set to set, and falls, which
+ * frees the halves' buffers) against a plan of kept memory and no
+ * budget, both listing set by set, unit by unit: the
+ * same solutions, the known totals, and no less work reported (smaller
+ * chunks build the bottoms again).  Units are counted twice, in turn, so
+ * that a unit follows one of another plan's. */
+static void test_memory_budget(const known_count *known)
+{
+    const size_t budgets[] = {1u << 11, 1u << 14, 1u << 18};
+    for (int n = 8; n <= 13; n++)
+        for (size_t b = 0; b < sizeof budgets / sizeof *budgets; b++) {
+            qcj_settings plain = qcj_settings_of(n), lean;
+            plain.own_lists = 1;
+            plain.unit_target = 1;          /* no pattern cut: units of many sets */
+            lean = plain;
+            lean.fresh_scratch = 1;
+            lean.memory_budget = budgets[b];
+            qc_plan *a, *c;
+            if (qcj_plan_create_with(&a, n, &plain) != QC_OK
+                || qcj_plan_create_with(&c, n, &lean) != QC_OK) {
+                CHECK(0, "n=%d: plans not built", n);
+                continue;
+            }
+            size_t differ = 0, less_work = 0, chunked = 0;
+            qc_u128 total = 0;
+            for (int round = 0; round < 2; round++)
+                for (size_t u = 0; u < qc_plan_unit_count(a); u++) {
+                    qc_tally ta, tc;
+                    CHECK(qc_plan_count_unit(a, u, &ta) == QC_OK
+                          && qc_plan_count_unit(c, u, &tc) == QC_OK);
+                    differ += ta.solutions != tc.solutions;
+                    less_work += tc.placements < ta.placements;
+                    chunked += tc.placements > ta.placements;
+                    total += round == 0 ? tc.solutions : 0;
+                }
+            CHECK(differ == 0 && total == known[n].total, "n=%d budget %zu: %zu units differ", n,
+                  budgets[b], differ);
+            CHECK(less_work == 0, "n=%d budget %zu: %zu units report less work", n, budgets[b],
+                  less_work);
+            if (b == 0 && n >= 9)
+                CHECK(chunked > 0, "n=%d: a budget of %zu bytes cut no unit's halves", n, budgets[b]);
+            qc_plan_free(a);
+            qc_plan_free(c);
+        }
+}
+
 /* Placements in a side's two bands. */
 static uint64_t side_placements(const qcj_side *s, const qcj_rank *r)
 {
@@ -799,6 +847,7 @@ int main(int argc, char **argv)
     test_plan_reuse(known);
     test_recount();
     test_halves_capped(known);
+    test_memory_budget(known);
     test_own_lists(known);
     test_set_units(known);
     test_set_parts(known);
