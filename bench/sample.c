@@ -43,10 +43,15 @@
  * them twice.
  * A line per unit measured goes to stderr, so a long sample shows how it
  * goes.
+ * [run memory] The timed pass keeps or frees the working memory from unit
+ * to unit as a run does ([fresh scratch], join/scratch.h), one unit after
+ * another on one thread: its peak resident size above the plan's, the
+ * run_memory_mib line, is what a thread holds counting those units (less
+ * with --sets, which lists and builds only some of a unit's sets).
  * [unit memory] A second, untimed pass lists each unit's bands again with
  * the plan's kept memory freed and the peak resident size reset
  * (/proc/self/clear_refs), so each unit's peak is its own: its band lists
- * and its first column set's halves.
+ * and every column set's halves, none joined.
  *
  * stdout: one `key value...` line per figure; intervals as `value +- hw`.
  * Exit 2 on bad input, 1 when a unit fails.
@@ -159,10 +164,10 @@ static int measure_unit(const qc_plan *plan, size_t u, unsigned long long sets,
 }
 
 /* [unit memory] Unit u's peak memory above the plan's (MiB) into m: with
- * nothing kept from other units, its bands listed and its first column
- * set's halves built and laid out for the joiner, none joined ([sampled
- * joins] part 2 of 2: joining adds no memory, and one set's join at N=28
- * takes an hour).  Untimed. */
+ * nothing kept from other units, its bands listed and every column set's
+ * halves built and laid out for the joiner, none joined ([sampled joins]
+ * part 2 of 2: joining adds no memory, and one set's join at N=28 takes
+ * an hour).  Untimed. */
 static int measure_memory(const qc_plan *plan, size_t u, unit_measure *m)
 {
     qcj_plan_trim(plan);
@@ -173,7 +178,7 @@ static int measure_memory(const qc_plan *plan, size_t u, unit_measure *m)
     int rc = qcj_probe_start(plan, u, &pr);
     qc_tally t;
     if (rc == QC_OK)
-        rc = qcj_probe_sets(&pr, 0, pr.keys ? 1 : 0, 2, 2, &t);
+        rc = qcj_probe_sets(&pr, 0, pr.keys, 2, 2, &t);
     if (pr.sc)
         qcj_probe_end(&pr);
     const long peak = status_kib("VmHWM:");
@@ -302,11 +307,14 @@ int main(int argc, char **argv)
     uint64_t state = seed ^ 0x5851f42d4c957f2dULL;
     double mem_max = 0;
     size_t mem_max_unit = 0;
+    const long run_base = status_kib("VmRSS:");
+    reset_peak();
     for (size_t i = 0; i < s.count; i++)   /* timed, memory kept as in a run */
         if (measure_unit(plan, s.unit[i], sets, joins, &state, &m[i]) != QC_OK) {
             fprintf(stderr, "qcount_sample: unit %zu failed\n", s.unit[i]);
             return 1;
         }
+    const long run_peak = status_kib("VmHWM:");     /* [run memory] */
     /* [unit memory], untimed: of every unit, or of memory_units spread
      * evenly over the sample (which lists its strata in turn) */
     const size_t mem_count = memory_units && memory_units < s.count ? (size_t)memory_units : s.count;
@@ -336,6 +344,8 @@ int main(int argc, char **argv)
     if (mem_count == s.count)
         print_estimate("unit_memory_mib_mean", qcs_mean(&s, mem), 1);
     printf("unit_memory_mib_max %.1f unit %zu of %zu measured\n", mem_max, mem_max_unit, mem_count);
+    printf("run_memory_mib %.1f\n",
+           run_peak > run_base && run_base > 0 ? (double)(run_peak - run_base) / 1024.0 : 0);
     /* the largest units by estimated cost, measured */
     double longest = 0;
     for (size_t r = 0; r < largest && r < units; r++) {
