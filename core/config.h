@@ -406,6 +406,21 @@ static inline unsigned qcj_set_parts(int n)
  * (page faults, zeroing) cost a quarter of the run at N=16. */
 #define QCJ_POOL_SLOTS 256
 
+/* [kept scratch] The pool keeps a scratch set given back only while its
+ * buffers hold at most this many bytes (join/scratch.c): a kept set
+ * settles at the sum of each buffer's largest over the units it counted.
+ * Measured on the Zen 4 development machine, one thread: qcount_sample
+ * 22 --units 64 --strata 4 --seed 1 (its timed pass counts its units as
+ * a run does, but in random order, so that it also holds several
+ * patterns' shared lists, join/shared.c) peaked at 459.8 MiB with every
+ * set kept, 424.0 with this bound, its largest unit taking 149.0 alone;
+ * CPU time 0.95-1.04 of every set kept (three rounds, median 1.017).  A
+ * run in plan order (qcount 22 --part 3/20, 376 units) peaked at 222.7
+ * MiB in all. */
+#ifndef QCJ_SCRATCH_KEPT_MAX
+#define QCJ_SCRATCH_KEPT_MAX ((size_t)192 << 20)
+#endif
+
 /* [fresh scratch] From this N the pool keeps no scratch set: each unit
  * starts from no working memory and frees its own (join/scratch.h), so a
  * thread's peak is its largest unit's own peak, the figure the sampler

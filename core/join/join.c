@@ -384,7 +384,7 @@ static int join_build_with(qc_plan *plan, const qcj_settings *s)
     data->flip = n % 2 == 0;
     qcj_rank_init(&data->rank);
     uint64_t fp = 0;
-    data->pool = qcj_pool_new(!s->fresh_scratch);
+    data->pool = qcj_pool_new(s->fresh_scratch ? 0 : QCJ_SCRATCH_KEPT_MAX);
     int rc = data->pool ? QC_OK : QC_ENOMEM;
     if (rc == QC_OK)
         rc = qcj_splits_init(&data->splits[0], g->h, g->band_rows);

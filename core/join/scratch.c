@@ -11,10 +11,13 @@
  * takes one (or makes one), grows its buffers as needed, and gives it back.
  * There are never more sets than units counted at once (threads), each as
  * large as the largest unit it has counted; qc_plan_free frees them all.
- * [fresh scratch] From QCJ_FRESH_SCRATCH_FROM_N the pool keeps none: a
- * set kept holds each buffer at its largest over all the units it
- * counted, more than any one unit needs, where a unit takes seconds to
- * minutes and fresh pages cost it little.
+ * [kept scratch] But a set kept holds each buffer at its largest over all
+ * the units it counted, more than any one unit needs: the pool keeps a
+ * set only while it holds at most QCJ_SCRATCH_KEPT_MAX bytes, so that a
+ * thread holds at most that more than its unit's own.  [fresh scratch]
+ * From QCJ_FRESH_SCRATCH_FROM_N it keeps none, where a unit takes seconds
+ * to minutes and fresh pages cost it little: a thread's peak is then its
+ * largest unit's own.
  * The pool is the plan's only mutable part, kept behind a pointer and a
  * spinlock taken twice per unit, so counting a unit stays thread-safe and
  * its result depends on nothing but the unit.
@@ -28,7 +31,7 @@
 
 struct qcj_pool {
     atomic_flag lock;
-    int keeps;
+    size_t keep_max;
     int count;
     qcj_scratch *slot[QCJ_POOL_SLOTS];
 };
@@ -47,12 +50,12 @@ static void unlock(qcj_pool *pool)
     atomic_flag_clear_explicit(&pool->lock, memory_order_release);
 }
 
-qcj_pool *qcj_pool_new(int keeps)
+qcj_pool *qcj_pool_new(size_t keep_max)
 {
     qcj_pool *pool = calloc(1, sizeof *pool);
     if (pool) {
         atomic_flag_clear(&pool->lock);
-        pool->keeps = keeps;
+        pool->keep_max = keep_max;
     }
     return pool;
 }
@@ -81,12 +84,32 @@ void qcj_scratch_free(qcj_scratch *s)
     free(s);
 }
 
+/* [kept scratch] The bytes s's buffers hold (their capacity: at most
+ * that is resident). */
+static size_t held(const qcj_scratch *s)
+{
+    size_t bytes = 0;
+    for (int side = 0; side < 2; side++)
+        for (int b = 0; b < 2; b++) {
+            const qcj_band *bd = &s->side[side].band[b];
+            bytes += bd->mem_offsets.bytes + bd->mem_inner.bytes + bd->mem_border.bytes
+                   + bd->mem_planes.bytes + bd->mem_bit_at.bytes;
+        }
+    const qcj_vec *vecs[] = {&s->band_tmp[0], &s->band_tmp[1], &s->band_tmp[2], &s->raw[0],
+                             &s->raw[1], &s->low[0], &s->low[1], &s->off[0], &s->off[1],
+                             &s->spared, &s->spared_off, &s->join_work};
+    for (size_t i = 0; i < sizeof vecs / sizeof *vecs; i++)
+        bytes += vecs[i]->bytes;
+    return bytes;
+}
+
 void qcj_pool_give(qcj_pool *pool, qcj_scratch *s)
 {
     if (!s)
         return;
+    const int small = held(s) <= pool->keep_max;   /* [kept scratch] */
     lock(pool);
-    int kept = pool->keeps && pool->count < QCJ_POOL_SLOTS;
+    int kept = small && pool->count < QCJ_POOL_SLOTS;
     if (kept)
         pool->slot[pool->count++] = s;
     unlock(pool);

@@ -34,15 +34,16 @@ typedef struct qcj_scratch {
  * const). */
 typedef struct qcj_pool qcj_pool;
 
-/* An empty pool, or NULL when out of memory.  keeps: whether a set given
- * back is kept, buffers and all, for the next unit; if not ([fresh
- * scratch], config.h), it is freed, and each unit starts from no working
- * memory, so a thread's peak is the largest unit's own. */
-qcj_pool *qcj_pool_new(int keeps);
+/* An empty pool, or NULL when out of memory.  A set given back is kept,
+ * buffers and all, for the next unit while they hold at most keep_max
+ * bytes ([kept scratch], scratch.c), and freed otherwise; with keep_max 0
+ * ([fresh scratch]) each unit starts from no working memory, so a
+ * thread's peak is its largest unit's own. */
+qcj_pool *qcj_pool_new(size_t keep_max);
 /* A scratch set from the pool, or a new empty one (NULL: out of memory). */
 qcj_scratch *qcj_pool_take(qcj_pool *pool);
-/* Gives s back (buffers kept for the next unit, if the pool keeps sets);
- * s may be NULL. */
+/* Gives s back (kept for the next unit, or freed: qcj_pool_new); s may
+ * be NULL. */
 void qcj_pool_give(qcj_pool *pool, qcj_scratch *s);
 /* Frees a scratch set that is not in a pool. */
 void qcj_scratch_free(qcj_scratch *s);

@@ -17,6 +17,7 @@
 #include "join/halves.h"
 #include "join/join.h"
 #include "join/orbits.h"
+#include "join/scratch.h"
 #include "join/vec.h"
 #include "kernel/kernel.h"
 #include "plan.h"
@@ -253,9 +254,45 @@ static void test_vec(void)
     CHECK(v.p == NULL && v.bytes == 0, "freed");
 }
 
+/* [kept scratch] [fresh scratch] A pool keeps a set given back, buffers
+ * and all, only while they hold at most its keep_max bytes: a set with a
+ * small buffer and one with a mapped 4 MiB buffer, given back to pools
+ * keeping nothing, 1 MiB and everything; the next set taken has the
+ * buffer back or is empty. */
+static void test_pool(void)
+{
+    const size_t keeps[] = {0, (size_t)1 << 20, SIZE_MAX};
+    const size_t sizes[] = {1000, (size_t)4 << 20};
+    for (size_t k = 0; k < 3; k++)
+        for (size_t z = 0; z < 2; z++) {
+            qcj_pool *pool = qcj_pool_new(keeps[k]);
+            qcj_scratch *s = pool ? qcj_pool_take(pool) : NULL;
+            CHECK(s != NULL, "out of memory");
+            if (!s) {
+                qcj_pool_free(pool);
+                continue;
+            }
+            uint8_t *p = qcj_vec_reserve(&s->low[1], sizes[z], 0);
+            CHECK(p != NULL, "out of memory");
+            if (p)
+                memset(p, 7, sizes[z]);
+            const size_t held = s->low[1].bytes;
+            qcj_pool_give(pool, s);
+            qcj_scratch *t = qcj_pool_take(pool);
+            CHECK(t != NULL, "out of memory");
+            const int kept = held <= keeps[k];
+            CHECK(t && (kept ? t->low[1].bytes == held && ((uint8_t *)t->low[1].p)[sizes[z] - 1] == 7
+                             : t->low[1].bytes == 0),
+                  "keep %zu, %zu bytes: %s", keeps[k], sizes[z], kept ? "not kept" : "kept");
+            qcj_pool_give(pool, t);
+            qcj_pool_free(pool);
+        }
+}
+
 int main(void)
 {
     test_vec();
+    test_pool();
     test_signatures();
     test_colkey();
     test_halves();
