@@ -127,10 +127,13 @@ typedef struct unit_measure {
 
 /* Counts unit u, of about `sets` column sets a part (0: whole) and one of
  * `joins` parts of their joins (0 or 1: whole), into m: its solutions and
- * CPU time, with the working memory kept from unit to unit as a run keeps
- * it.  [sampled joins] [joins timed] With joins > 1 one part of the top
- * blocks is joined; the joins' time is scaled by `joins`, the rest of the
- * sets' work (their halves) counted once. */
+ * CPU time, with the working memory kept or freed from unit to unit as a
+ * run does.  [sampled joins] [joins timed] With joins > 1 one part of the
+ * top blocks is joined; the joins' time is scaled by `joins`, the rest of
+ * the sets' work (their halves) counted once.  Where so few are joined
+ * that their time, less the joiner's layout timed apart, falls below
+ * zero, a warning goes to stderr: the estimate is then not to be
+ * trusted (--joins too large). */
 static int measure_unit(const qc_plan *plan, size_t u, unsigned long long sets,
                         unsigned long long joins, uint64_t *state, unit_measure *m)
 {
@@ -160,6 +163,10 @@ static int measure_unit(const qc_plan *plan, size_t u, unsigned long long sets,
                     "listing %.3g s, halves %.3g s, joins %.3g s; estimate %.4g s, %.4g solutions\n",
             u, (unsigned long long)lo, (unsigned long long)hi, (unsigned long long)pr.keys, jpart,
             jp ? jp : 1, t1 - t0, rest, joined, m->cpu, m->solutions);
+    if (joined < 0)
+        fprintf(stderr, "qcount_sample: warning: unit %zu's joins timed below zero: too few "
+                        "joined to time at --joins %u; its CPU estimate is not to be trusted\n",
+                u, jp);
     return QC_OK;
 }
 
