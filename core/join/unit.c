@@ -381,7 +381,6 @@ static void budget_cap(unit_walk *w)
     if (g->halves_cap && cap > g->halves_cap)
         cap = g->halves_cap;
     if (w->cap && cap < w->cap) {
-
         qcj_scratch *sc = w->sc;
         qcj_vec *halves[] = {&sc->raw[0], &sc->raw[1], &sc->low[0], &sc->low[1], &sc->spared,
                              &sc->join_work};
