@@ -25,6 +25,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "config.h"
 #include "scratch.h"
@@ -72,21 +73,31 @@ qcj_scratch *qcj_pool_take(qcj_pool *pool)
     return s;
 }
 
+/* s's buffers but its band lists (the sides' own, bands.h) into vecs;
+ * returns how many. */
+enum { SCRATCH_VECS = 12 };
+static size_t scratch_vecs(qcj_scratch *s, qcj_vec *vecs[SCRATCH_VECS])
+{
+    qcj_vec *all[SCRATCH_VECS] = {&s->band_tmp[0], &s->band_tmp[1], &s->band_tmp[2], &s->raw[0],
+                                  &s->raw[1], &s->low[0], &s->low[1], &s->off[0], &s->off[1],
+                                  &s->spared, &s->spared_off, &s->join_work};
+    memcpy(vecs, all, sizeof all);
+    return SCRATCH_VECS;
+}
+
 void qcj_scratch_free(qcj_scratch *s)
 {
     qcj_side_free(&s->side[0]);
     qcj_side_free(&s->side[1]);
-    qcj_vec *vecs[] = {&s->band_tmp[0], &s->band_tmp[1], &s->band_tmp[2], &s->raw[0], &s->raw[1],
-                       &s->low[0], &s->low[1], &s->off[0], &s->off[1], &s->spared, &s->spared_off,
-                       &s->join_work};
-    for (size_t i = 0; i < sizeof vecs / sizeof *vecs; i++)
+    qcj_vec *vecs[SCRATCH_VECS];
+    for (size_t i = 0, n = scratch_vecs(s, vecs); i < n; i++)
         qcj_vec_free(vecs[i]);
     free(s);
 }
 
 /* [kept scratch] The bytes s's buffers hold (their capacity: at most
  * that is resident). */
-static size_t held(const qcj_scratch *s)
+static size_t held(qcj_scratch *s)
 {
     size_t bytes = 0;
     for (int side = 0; side < 2; side++)
@@ -95,10 +106,8 @@ static size_t held(const qcj_scratch *s)
             bytes += bd->mem_offsets.bytes + bd->mem_inner.bytes + bd->mem_border.bytes
                    + bd->mem_planes.bytes + bd->mem_bit_at.bytes;
         }
-    const qcj_vec *vecs[] = {&s->band_tmp[0], &s->band_tmp[1], &s->band_tmp[2], &s->raw[0],
-                             &s->raw[1], &s->low[0], &s->low[1], &s->off[0], &s->off[1],
-                             &s->spared, &s->spared_off, &s->join_work};
-    for (size_t i = 0; i < sizeof vecs / sizeof *vecs; i++)
+    qcj_vec *vecs[SCRATCH_VECS];
+    for (size_t i = 0, n = scratch_vecs(s, vecs); i < n; i++)
         bytes += vecs[i]->bytes;
     return bytes;
 }
