@@ -264,23 +264,27 @@ static inline unsigned qcj_set_parts(int n)
 #define QCJ_HALVES_CAP ((size_t)1 << 22)
 
 /* [memory budget] From QCJ_FRESH_SCRATCH_FROM_N a unit aims its band
- * lists and its two chunks of halves at this many bytes (join/unit.c):
- * where its lists leave less than QCJ_HALF_BYTES a half for chunks of
- * QCJ_HALVES_CAP, its chunks are smaller, down to a sixteenth of the
- * halves the budget holds (some 30 MiB of halves: a unit whose lists
- * alone fill the budget still goes on).
+ * lists, a chunk of tops and a chunk of bottoms at this many bytes
+ * (join/unit.c): [long tops] the bottoms' chunk holds QCJ_HALVES_CAP
+ * (at most half of what the lists leave, at QCJ_BOTTOM_BYTES a bottom),
+ * and the tops' chunk the rest at QCJ_TOP_BYTES a top; neither falls
+ * below a sixteenth of the halves the budget holds (a unit whose lists
+ * alone fill it still goes on).
  * Set so that a thread stays under 512 MiB: a chunk may pass its cap by
- * one split's halves.  On N=28's three largest units sampled (the Zen 4
- * development machine: 434.4, 434.4 and 426.3 MiB) the lists take some
- * 264 MiB and leave the full cap.  Changes memory and the work reported
- * (bottoms built again per chunk), never the plan or a count. */
+ * one split's halves.  Changes memory and the work reported (bottoms
+ * built again per chunk of tops), never the plan or a count.  Measured
+ * in docs/PERFORMANCE.md. */
 #define QCJ_UNIT_MEMORY_BUDGET ((size_t)480 << 20)
-/* ... the bytes a half of each side takes at a chunk's cap: its raw and
- * grouped copies (8 bytes each, tops and bottoms) and the table joiner's
- * planes and compact copy of the bottoms.  Measured at N=28 (unit
- * 38729042, 4.25 Mi halves a side): 170 MiB in all, 42 bytes per half of
- * the cap. */
-#define QCJ_HALF_BYTES 48
+/* ... the bytes a top and a bottom take in their chunks: a top its raw
+ * and grouped copies (8 bytes each); a bottom those and the table
+ * joiner's planes and compact copy.  Measured at N=28 (unit 38729042,
+ * 4.25 Mi halves a side): 170 MiB in all, 42 bytes for a top and a
+ * bottom together. */
+#define QCJ_TOP_BYTES 16
+#define QCJ_BOTTOM_BYTES 26
+/* ... and the most tops a chunk holds whatever the budget: a group's
+ * offsets are 32-bit. */
+#define QCJ_TOPS_CAP_MOST ((size_t)1 << 28)
 
 /* [transposed lists] The halves test pairs of band placements through
  * the transposed lists of the band by the middle row (join/bands.c,

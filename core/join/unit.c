@@ -137,7 +137,8 @@ typedef struct unit_walk {
     size_t tops_from;     /*   ... from its first                         */
     const qcj_joiner *joiner;
     qcj_join_shape shape;
-    size_t cap;           /* [memory budget] halves of a side a join holds (0: no cap) */
+    size_t cap[2];        /* [halves capped] tops a chunk holds, bottoms a join holds
+                           * (0: no cap); [long tops] under a memory budget */
     size_t lists[2][2];   /* ... each band list's largest so far, bytes */
     uint64_t tested;      /* pairs of band placements and of halves tested */
     qc_u128 total;
@@ -161,7 +162,7 @@ static int make_tops(unit_walk *w, uint32_t s, size_t *at, top_chunk *tops)
     const qcj_geometry *g = &w->p->geo;
     *tops = (top_chunk){0};
     return qcj_halves_of(&w->p->rank, &w->tops_to, &w->sides[0], qcj_squeeze(g, w->q, s), 0, 0,
-                         at, w->cap, &w->sc->raw[0], &tops->count, &w->tested);
+                         at, w->cap[0], &w->sc->raw[0], &tops->count, &w->tested);
 }
 
 /* [joins timed] this thread's CPU seconds. */
@@ -297,9 +298,9 @@ static int count_pass(unit_walk *w, uint32_t s, uint32_t cols, top_chunk *tops,
         size_t at = 0;
         while (rc == QC_OK && at < p->splits[1].count) {
             rc = qcj_halves_of(&p->rank, &p->splits[1], &w->sides[1], qcj_squeeze(g, w->rest, bset),
-                               mid, carried ? mid : 0, &at, w->cap, &sc->raw[1], &nb,
+                               mid, carried ? mid : 0, &at, w->cap[1], &sc->raw[1], &nb,
                                &w->tested);
-            if (rc == QC_OK && w->cap && nb >= w->cap) {
+            if (rc == QC_OK && w->cap[1] && nb >= w->cap[1]) {
                 rc = join_bottoms(w, tops, nb, mid, pairs);   /* [halves capped] */
                 nb = 0;
             }
@@ -343,19 +344,25 @@ static int count_set(unit_walk *w, uint32_t s)
 }
 
 /* [memory budget] Sets w->cap for the column set whose bands w->sides
- * hold: the geometry's halves_cap, or less, so that the band lists, each
- * at its largest so far in the unit (the pages a list touched stay with
- * it), and two chunks of halves at QCJ_HALF_BYTES a half (config.h) fit
- * the geometry's memory budget; never below a sixteenth of the halves the
- * budget holds, so that a unit whose lists fill it still goes on.  Where
- * the cap falls, the halves' buffers, which hold the pages of larger
- * chunks, are freed first.  With a budget the scratch is fresh for each
- * unit ([fresh scratch]), so the unit's peak is its own. */
+ * hold.  With no budget, both sides' caps are the geometry's halves_cap.
+ * With one, the band lists, each at its largest so far in the unit (the
+ * pages a list touched stay with it), leave a room of the budget to the
+ * halves.  [long tops] A chunk of bottoms holds at most halves_cap (and
+ * half the room) at QCJ_BOTTOM_BYTES a bottom, and a chunk of tops what
+ * the room has left at QCJ_TOP_BYTES a top (config.h): a column set's
+ * bottoms are built again for each chunk of its tops, so the fewer chunks
+ * of tops the fewer builds, while a join of fewer bottoms meets each top
+ * block in more tiles ([bottom tiles]).  Neither cap falls below a
+ * sixteenth of the halves the budget holds, so that a unit whose lists
+ * fill it still goes on.  Where a cap falls, the halves' buffers, which
+ * hold the pages of larger chunks, are freed first.  With a budget the
+ * scratch is fresh for each unit ([fresh scratch]), so the unit's peak is
+ * its own. */
 static void budget_cap(unit_walk *w)
 {
     const qcj_geometry *g = &w->p->geo;
     if (!g->memory_budget) {
-        w->cap = g->halves_cap;
+        w->cap[0] = w->cap[1] = g->halves_cap;
         return;
     }
     size_t lists = 0;
@@ -374,20 +381,28 @@ static void budget_cap(unit_walk *w)
                 w->lists[side][b] = bytes;
             lists += w->lists[side][b];
         }
-    const size_t least = g->memory_budget / QCJ_HALF_BYTES / 16 + 1;
-    size_t cap = g->memory_budget > lists ? (g->memory_budget - lists) / QCJ_HALF_BYTES : 0;
-    if (cap < least)
-        cap = least;
-    if (g->halves_cap && cap > g->halves_cap)
-        cap = g->halves_cap;
-    if (w->cap && cap < w->cap) {
+    const size_t room = g->memory_budget > lists ? g->memory_budget - lists : 0;
+    const size_t least = g->memory_budget / (QCJ_TOP_BYTES + QCJ_BOTTOM_BYTES) / 16 + 1;
+    size_t bottoms = room / 2 / QCJ_BOTTOM_BYTES;
+    if (bottoms < least)
+        bottoms = least;
+    if (g->halves_cap && bottoms > g->halves_cap)
+        bottoms = g->halves_cap;
+    size_t tops = room > bottoms * QCJ_BOTTOM_BYTES
+                ? (room - bottoms * QCJ_BOTTOM_BYTES) / QCJ_TOP_BYTES : 0;
+    if (tops < least)
+        tops = least;
+    if (tops > QCJ_TOPS_CAP_MOST)
+        tops = QCJ_TOPS_CAP_MOST;
+    if ((w->cap[0] && tops < w->cap[0]) || (w->cap[1] && bottoms < w->cap[1])) {
         qcj_scratch *sc = w->sc;
         qcj_vec *halves[] = {&sc->raw[0], &sc->raw[1], &sc->low[0], &sc->low[1], &sc->spared,
                              &sc->join_work};
         for (size_t i = 0; i < sizeof halves / sizeof *halves; i++)
             qcj_vec_free(halves[i]);
     }
-    w->cap = cap;
+    w->cap[0] = tops;
+    w->cap[1] = bottoms;
 }
 
 /* [own lists] Lists the bands of column set s alone into the scratch's

@@ -716,11 +716,53 @@ static void test_memory_budget(const known_count *known)
                   budgets[b], differ);
             CHECK(less_work == 0, "n=%d budget %zu: %zu units report less work", n, budgets[b],
                   less_work);
-            if (b == 0 && n >= 9)
+            if (b == 0 && n >= 10)      /* n=9's tops fit the room [long tops] leaves */
                 CHECK(chunked > 0, "n=%d: a budget of %zu bytes cut no unit's halves", n, budgets[b]);
             qc_plan_free(a);
             qc_plan_free(c);
         }
+}
+
+/* [long tops] Under a memory budget the tops' chunks take the room the
+ * lists leave, while the bottoms' stay at halves_cap: so the bottoms are
+ * built again for fewer chunks of tops.  With halves_cap at 64 a side,
+ * units counted with a budget of 1 MiB (tops uncapped at these sizes)
+ * against units with no budget (tops capped at 64 too): the same
+ * solutions unit by unit, the known totals, never more work, and less
+ * for some units. */
+static void test_long_tops(const known_count *known)
+{
+    for (int n = 12; n <= 14; n++) {   /* below 12 no set has 64 tops */
+        qcj_settings capped = qcj_settings_of(n), budgeted;
+        capped.own_lists = 1;
+        capped.unit_target = 1;
+        capped.halves_cap = 64;
+        capped.memory_budget = 0;
+        budgeted = capped;
+        budgeted.fresh_scratch = 1;
+        budgeted.memory_budget = (size_t)1 << 20;
+        qc_plan *a, *c;
+        if (qcj_plan_create_with(&a, n, &capped) != QC_OK
+            || qcj_plan_create_with(&c, n, &budgeted) != QC_OK) {
+            CHECK(0, "n=%d: plans not built", n);
+            continue;
+        }
+        size_t differ = 0, more_work = 0, less_work = 0;
+        qc_u128 total = 0;
+        for (size_t u = 0; u < qc_plan_unit_count(a); u++) {
+            qc_tally ta, tc;
+            CHECK(qc_plan_count_unit(a, u, &ta) == QC_OK && qc_plan_count_unit(c, u, &tc) == QC_OK);
+            differ += ta.solutions != tc.solutions;
+            more_work += tc.placements > ta.placements;
+            less_work += tc.placements < ta.placements;
+            total += tc.solutions;
+        }
+        CHECK(differ == 0 && total == known[n].total, "n=%d: %zu units differ", n, differ);
+        CHECK(more_work == 0, "n=%d: %zu units report more work with long tops", n, more_work);
+        CHECK(less_work > 0, "n=%d: no unit built its bottoms fewer times with long tops", n);
+        qc_plan_free(a);
+        qc_plan_free(c);
+    }
 }
 
 /* Placements in a side's two bands. */
@@ -848,6 +890,7 @@ int main(int argc, char **argv)
     test_recount();
     test_halves_capped(known);
     test_memory_budget(known);
+    test_long_tops(known);
     test_own_lists(known);
     test_set_units(known);
     test_set_parts(known);
