@@ -270,11 +270,16 @@ static inline unsigned qcj_set_parts(int n)
  * and the tops' chunk the rest at QCJ_TOP_BYTES a top; neither falls
  * below a sixteenth of the halves the budget holds (a unit whose lists
  * alone fill it still goes on).
- * Set so that a thread stays under 512 MiB: a chunk may pass its cap by
- * one split's halves.  Changes memory and the work reported (bottoms
- * built again per chunk of tops), never the plan or a count.  Measured
- * in docs/PERFORMANCE.md. */
-#define QCJ_UNIT_MEMORY_BUDGET ((size_t)480 << 20)
+ * Set so that a thread stays under 512 MiB: a unit's peak passes the
+ * budget by some 14 MiB (a chunk may pass its cap by one split's halves;
+ * the groups' offsets, the compact copy, whole 2 MiB pages).  Measured on
+ * the Zen 4 development machine, the largest units sampled: at 480 MiB
+ * N=28 494.4, N=27 486.4, N=26 484.4 MiB; at 464, N=28 478.4 (units
+ * 38729042 and 38467715), N=27 470.4 (1874642), N=26 468.5 (102150),
+ * N=24 402.5 MiB.  Changes
+ * memory and the work reported (bottoms built again per chunk of tops),
+ * never the plan or a count.  docs/PERFORMANCE.md. */
+#define QCJ_UNIT_MEMORY_BUDGET ((size_t)464 << 20)
 /* ... the bytes a top and a bottom take in their chunks: a top its raw
  * and grouped copies (8 bytes each); a bottom those and the table
  * joiner's planes and compact copy.  Measured at N=28 (unit 38729042,
