@@ -597,6 +597,28 @@ static void test_bands_in_place(void)
         qcj_vec_free(&tmp[k]);
 }
 
+/* Two plans of one board counted unit by unit (the same unit numbers):
+ * the units whose solutions differ, those reporting more and fewer
+ * placements in b than in a, and b's total. */
+typedef struct unit_diff {
+    size_t differ, more, fewer;
+    qc_u128 total;
+} unit_diff;
+
+static unit_diff compare_units(const qc_plan *a, const qc_plan *b)
+{
+    unit_diff d = {0};
+    for (size_t u = 0; u < qc_plan_unit_count(a); u++) {
+        qc_tally ta, tb;
+        CHECK(qc_plan_count_unit(a, u, &ta) == QC_OK && qc_plan_count_unit(b, u, &tb) == QC_OK);
+        d.differ += ta.solutions != tb.solutions;
+        d.more += tb.placements > ta.placements;
+        d.fewer += tb.placements < ta.placements;
+        d.total += tb.solutions;
+    }
+    return d;
+}
+
 /* [outside quota] The large bands (listed in place, pruned) count every
  * unit as the plain ones: N=12..17 at the plan's settings (whose widest
  * blocks leave sides with few outside columns), unit by unit, the same
@@ -613,20 +635,11 @@ static void test_large_bands(const known_count *known, int n_max)
             continue;
         }
         CHECK(qc_plan_fingerprint(a) == qc_plan_fingerprint(b), "n=%d: the split changed", n);
-        size_t differ = 0, more = 0, fewer = 0;
-        qc_u128 total = 0;
-        for (size_t u = 0; u < qc_plan_unit_count(a); u++) {
-            qc_tally ta, tb;
-            CHECK(qc_plan_count_unit(a, u, &ta) == QC_OK && qc_plan_count_unit(b, u, &tb) == QC_OK);
-            differ += ta.solutions != tb.solutions;
-            more += tb.placements > ta.placements;
-            fewer += tb.placements < ta.placements;
-            total += tb.solutions;
-        }
-        CHECK(differ == 0 && more == 0 && total == known[n].total,
-              "n=%d: %zu units differ, %zu place more", n, differ, more);
+        const unit_diff d = compare_units(a, b);
+        CHECK(d.differ == 0 && d.more == 0 && d.total == known[n].total,
+              "n=%d: %zu units differ, %zu place more", n, d.differ, d.more);
         if (n >= 14)
-            CHECK(fewer > 0, "n=%d: the quota pruned nothing", n);
+            CHECK(d.fewer > 0, "n=%d: the quota pruned nothing", n);
         qc_plan_free(a);
         qc_plan_free(b);
     }
@@ -657,18 +670,10 @@ static void test_halves_capped(const known_count *known)
                 CHECK(0, "n=%d: plans not built", n);
                 continue;
             }
-            size_t differ = 0, less_work = 0;
-            qc_u128 total = 0;
-            for (size_t u = 0; u < qc_plan_unit_count(a); u++) {
-                qc_tally ta, tb;
-                CHECK(qc_plan_count_unit(a, u, &ta) == QC_OK && qc_plan_count_unit(b, u, &tb) == QC_OK);
-                differ += ta.solutions != tb.solutions;
-                less_work += tb.placements < ta.placements;
-                total += tb.solutions;
-            }
-            CHECK(differ == 0 && total == known[n].total, "n=%d%s: %zu units differ capped", n,
-                  keyed ? " set keys" : "", differ);
-            CHECK(less_work == 0 || keyed, "n=%d: %zu units report less work capped", n, less_work);
+            const unit_diff d = compare_units(a, b);
+            CHECK(d.differ == 0 && d.total == known[n].total, "n=%d%s: %zu units differ capped", n,
+                  keyed ? " set keys" : "", d.differ);
+            CHECK(d.fewer == 0 || keyed, "n=%d: %zu units report less work capped", n, d.fewer);
             qc_plan_free(a);
             qc_plan_free(b);
         }
@@ -700,24 +705,14 @@ static void test_memory_budget(const known_count *known)
                 CHECK(0, "n=%d: plans not built", n);
                 continue;
             }
-            size_t differ = 0, less_work = 0, chunked = 0;
-            qc_u128 total = 0;
-            for (int round = 0; round < 2; round++)
-                for (size_t u = 0; u < qc_plan_unit_count(a); u++) {
-                    qc_tally ta, tc;
-                    CHECK(qc_plan_count_unit(a, u, &ta) == QC_OK
-                          && qc_plan_count_unit(c, u, &tc) == QC_OK);
-                    differ += ta.solutions != tc.solutions;
-                    less_work += tc.placements < ta.placements;
-                    chunked += tc.placements > ta.placements;
-                    total += round == 0 ? tc.solutions : 0;
-                }
-            CHECK(differ == 0 && total == known[n].total, "n=%d budget %zu: %zu units differ", n,
-                  budgets[b], differ);
-            CHECK(less_work == 0, "n=%d budget %zu: %zu units report less work", n, budgets[b],
-                  less_work);
+            const unit_diff d = compare_units(a, c), again = compare_units(a, c);
+            CHECK(d.differ + again.differ == 0 && d.total == known[n].total,
+                  "n=%d budget %zu: %zu units differ", n, budgets[b], d.differ + again.differ);
+            CHECK(d.fewer + again.fewer == 0, "n=%d budget %zu: %zu units report less work", n,
+                  budgets[b], d.fewer + again.fewer);
             if (b == 0 && n >= 10)      /* n=9's tops fit the room [long tops] leaves */
-                CHECK(chunked > 0, "n=%d: a budget of %zu bytes cut no unit's halves", n, budgets[b]);
+                CHECK(d.more + again.more > 0, "n=%d: a budget of %zu bytes cut no unit's halves", n,
+                      budgets[b]);
             qc_plan_free(a);
             qc_plan_free(c);
         }
@@ -747,19 +742,10 @@ static void test_long_tops(const known_count *known)
             CHECK(0, "n=%d: plans not built", n);
             continue;
         }
-        size_t differ = 0, more_work = 0, less_work = 0;
-        qc_u128 total = 0;
-        for (size_t u = 0; u < qc_plan_unit_count(a); u++) {
-            qc_tally ta, tc;
-            CHECK(qc_plan_count_unit(a, u, &ta) == QC_OK && qc_plan_count_unit(c, u, &tc) == QC_OK);
-            differ += ta.solutions != tc.solutions;
-            more_work += tc.placements > ta.placements;
-            less_work += tc.placements < ta.placements;
-            total += tc.solutions;
-        }
-        CHECK(differ == 0 && total == known[n].total, "n=%d: %zu units differ", n, differ);
-        CHECK(more_work == 0, "n=%d: %zu units report more work with long tops", n, more_work);
-        CHECK(less_work > 0, "n=%d: no unit built its bottoms fewer times with long tops", n);
+        const unit_diff d = compare_units(a, c);
+        CHECK(d.differ == 0 && d.total == known[n].total, "n=%d: %zu units differ", n, d.differ);
+        CHECK(d.more == 0, "n=%d: %zu units report more work with long tops", n, d.more);
+        CHECK(d.fewer > 0, "n=%d: no unit built its bottoms fewer times with long tops", n);
         qc_plan_free(a);
         qc_plan_free(c);
     }
@@ -813,16 +799,9 @@ static void test_own_lists(const known_count *known)
             continue;
         }
         CHECK(qc_plan_fingerprint(a) == qc_plan_fingerprint(b), "n=%d: the plan changed", n);
-        size_t differ = 0;
-        qc_u128 total = 0;
-        for (size_t u = 0; u < qc_plan_unit_count(a); u++) {
-            qc_tally ta, tb;
-            CHECK(qc_plan_count_unit(a, u, &ta) == QC_OK && qc_plan_count_unit(b, u, &tb) == QC_OK);
-            differ += ta.solutions != tb.solutions;
-            total += tb.solutions;
-        }
-        CHECK(differ == 0 && total == known[n].total, "n=%d: %zu units differ with own lists", n,
-              differ);
+        const unit_diff d = compare_units(a, b);
+        CHECK(d.differ == 0 && d.total == known[n].total, "n=%d: %zu units differ with own lists", n,
+              d.differ);
         const qcj_plan *jp = b->engine_data;
         const qcj_geometry *g = &jp->geo;
         qcj_side whole = {0}, only = {0};
