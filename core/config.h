@@ -133,6 +133,18 @@ static inline int qcj_key_bits(int n)
 #define QCJ_SET_KEY_SAMPLE 1024
 #endif
 
+/* [spread key sample] Where more of a column set's bottoms follow a chunk
+ * of tops' first join, its key is chosen on the bottoms of
+ * QCJ_SET_KEY_SPLITS splits spread over all of them (join/unit.c), up to
+ * QCJ_SET_KEY_SAMPLE / QCJ_SET_KEY_SPLITS from each.  Measured on N=28
+ * unit 18799644 (avx512vbmi, one thread, its joins whole): 34.4 and 34.5
+ * s with the first join's bottoms, 29.4 with 64 splits of 16 bottoms,
+ * 30.7 with 256 of 4 (docs/PERFORMANCE.md).  Changes the work reported,
+ * never a count; 0 keeps the first join's bottoms. */
+#ifndef QCJ_SET_KEY_SPLITS
+#define QCJ_SET_KEY_SPLITS 64
+#endif
+
 /* [middle carried] How the byte tables treat odd N's middle queen
  * (join/joiner.h): carried in the bottoms, all middle columns of one
  * weight joined in one pass (QCJ_MIDDLE_CARRIED), or spared, one pass per

@@ -56,6 +56,7 @@ typedef struct qcj_geometry {
     int halves_planes; /* [transposed lists] the halves test their pairs by planes (bands.c) */
     size_t halves_cap; /* [halves capped] halves of a side a join holds (0: no cap) */
     size_t memory_budget; /* [memory budget] bytes a unit's band lists and halves aim at (0: none) */
+    int key_splits;   /* [spread key sample] splits the key's bottoms come from (unit.c) */
     double set_key_from; /* [set key] pairs of halves from which a chunk of tops
                           * gets its set's own key (set_key.h; 0: always) */
     int split[2];     /* first row of the second band: top, bottom         */

@@ -378,6 +378,7 @@ static int join_build_with(qc_plan *plan, const qcj_settings *s)
     g->halves_cap = s->halves_cap;
     g->memory_budget = s->memory_budget;
     g->set_key_from = s->set_key_from;
+    g->key_splits = s->key_splits;
     data->set_parts = s->set_units && s->set_parts > 1 ? s->set_parts : 1;
     data->joiner = s->joiner;
     data->block = qcj_block(g);
@@ -414,7 +415,8 @@ qcj_settings qcj_settings_of(int n)
                           .halves_cap = QCJ_HALVES_CAP,
                           .fresh_scratch = n >= QCJ_FRESH_SCRATCH_FROM_N,
                           .memory_budget = n >= QCJ_FRESH_SCRATCH_FROM_N ? QCJ_UNIT_MEMORY_BUDGET : 0,
-                          .set_key_from = QCJ_SET_KEY_FROM_PAIRS};
+                          .set_key_from = QCJ_SET_KEY_FROM_PAIRS,
+                          .key_splits = QCJ_SET_KEY_SPLITS};
 }
 
 static int join_build(qc_plan *plan)

@@ -38,15 +38,15 @@ void qcj_set_key_lay_out(const qcj_geometry *g, const int *bits, qcj_set_key *ke
 enum { SAMPLE = QCJ_SET_KEY_SAMPLE };
 
 void qcj_set_key_choose(const qcj_geometry *g, const uint64_t *tops, size_t nt,
-                        const uint64_t *bottoms, size_t nb, qcj_set_key_sample *sample,
-                        qcj_set_key *key)
+                        const uint64_t *bottoms, size_t nb, double pairs,
+                        qcj_set_key_sample *sample, qcj_set_key *key)
 {
     const uint64_t used = used_bits(g);
     /* the sample: an even stride over each side, of m halves, where
-     * m^4 <= nt * nb / 4 (the choice takes some m^2 steps, the join of
-     * the chunk some nt * nb over the pairs the key leaves) */
+     * m^4 <= pairs / 4 (the choice takes some m^2 steps, the join of
+     * the chunk some `pairs` over the pairs the key leaves) */
     size_t m = SAMPLE;
-    while (m > 64 && (double)m * m * m * m * 4 > (double)nt * (double)nb)
+    while (m > 64 && (double)m * m * m * m * 4 > pairs)
         m /= 2;
     const size_t mt = nt < m ? nt : m, mb = nb < m ? nb : m, words = (mb + 63) / 64;
     uint64_t (*alive)[SAMPLE / 64] = sample->alive, (*uses)[SAMPLE / 64] = sample->uses,

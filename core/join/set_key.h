@@ -50,18 +50,20 @@ void qcj_set_key_lay_out(const qcj_geometry *g, const int *bits, qcj_set_key *ke
 
 /* Chooses the key of one column set from its tops[0..nt) and
  * bottoms[0..nb) (border signatures in the geometry's layout, before
- * qcj_set_key_apply) and lays *key out for it, with the working memory
- * *sample.  Greedy, on an even sample of m halves a side (m the largest
- * power of two up to QCJ_SET_KEY_SAMPLE, 64 at least, with m^4 <= nt *
- * nb / 4): each key bit in turn is the diagonal that most pairs of the
+ * qcj_set_key_apply; bottoms may be a sample of the set's) and lays *key
+ * out for it, with the working memory *sample; `pairs` is the number of
+ * pairs of halves the key will sieve (nt * nb where the bottoms are all
+ * the set's).  Greedy, on an even sample of m halves a side (m the
+ * largest power of two up to QCJ_SET_KEY_SAMPLE, 64 at least, with m^4 <=
+ * pairs / 4): each key bit in turn is the diagonal that most pairs of the
  * sample, disjoint on the bits chosen so far, both use; ties (and a
  * sample with no such pair left) go to the diagonal most pairs of the
  * whole sample use, then to the geometry's key bits first, in its order,
  * then to the lower bit.  Deterministic: the same halves give the same
  * key. */
 void qcj_set_key_choose(const qcj_geometry *g, const uint64_t *tops, size_t nt,
-                        const uint64_t *bottoms, size_t nb, qcj_set_key_sample *sample,
-                        qcj_set_key *key);
+                        const uint64_t *bottoms, size_t nb, double pairs,
+                        qcj_set_key_sample *sample, qcj_set_key *key);
 
 /* Signature sig laid out by key: eight lookups. */
 static inline uint64_t qcj_set_key_apply(const qcj_set_key *key, uint64_t sig)

@@ -142,6 +142,8 @@ typedef struct unit_walk {
     size_t lists[2][2];   /* ... each band list's largest so far, bytes */
     uint64_t tested;      /* pairs of band placements and of halves tested */
     qc_u128 total;
+    uint32_t set;         /* the top column set being counted ...                  */
+    uint32_t mid_cols;    /* ... and, odd N, the middle columns of its passes (0: even N) */
 } unit_walk;
 
 /* A chunk of the tops of one column set: built (in the scratch's raw[0]),
@@ -173,10 +175,61 @@ static double thread_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* [spread key sample] The bottoms a chunk of tops chooses its set's key
+ * on ([set key]) where more of the set's bottoms follow its first join.
+ * The bottoms of one set are built split after split (halves.h), and
+ * their diagonals drift from the first splits to the last: a key fitted
+ * to the first join's bottoms alone kept, on one N=28 set, 185 pairs
+ * tested a solution in that join and up to 755 in the set's last
+ * (docs/PERFORMANCE.md).  So the sample is the bottoms of g->key_splits
+ * splits spread evenly over every middle column of the set's passes
+ * (mid_cols; none on even N) and over the splits, up to
+ * QCJ_SET_KEY_SAMPLE / key_splits taken evenly from each, into the
+ * scratch's key_bottoms; each split's bottoms are built in the scratch's
+ * low[1], which the join's grouping fills only after.  Their band pairs
+ * count as work.  *count is the bottoms sampled, *total an estimate of
+ * the set's bottoms (for the sample's size, set_key.h). */
+static int spread_bottoms(unit_walk *w, size_t *count, double *total)
+{
+    const qcj_plan *p = w->p;
+    const qcj_geometry *g = &p->geo;
+    qcj_scratch *sc = w->sc;
+    const int carried = w->joiner->middle == QCJ_MIDDLE_CARRIED;
+    const uint32_t free_cols = qck_full_mask(g->n) & ~w->set;
+    const size_t splits = p->splits[1].count, points = (size_t)g->key_splits;
+    const size_t cols = w->mid_cols ? (size_t)__builtin_popcount(w->mid_cols) : 1;
+    const size_t each = QCJ_SET_KEY_SAMPLE / points;
+    size_t have = 0;
+    double built = 0;
+    for (size_t i = 0; i < points; i++) {
+        const size_t u = i * cols, col = u / points;   /* point i: column col, */
+        size_t at = (u % points) * splits / points;     /* ... split at         */
+        uint32_t mids = w->mid_cols;
+        for (size_t c = 0; c < col; c++)
+            mids &= mids - 1;
+        const int c = mids ? __builtin_ctz(mids) : -1;
+        const uint32_t bset = c >= 0 ? free_cols & ~(1u << c) : free_cols;
+        const uint64_t mid = c >= 0 ? g->cell_sig[g->h][c] : 0;
+        size_t len = 0;
+        if (qcj_halves_of(&p->rank, &p->splits[1], &w->sides[1], qcj_squeeze(g, w->rest, bset), mid,
+                          carried ? mid : 0, &at, 1, &sc->low[1], &len, &w->tested) != QC_OK)
+            return QC_ENOMEM;
+        const uint64_t *split = sc->low[1].p;
+        const size_t take = len < each ? len : each;
+        for (size_t j = 0; j < take; j++)
+            sc->key_bottoms[have++] = split[j * len / take];
+        built += (double)len;
+    }
+    *count = have;
+    *total = built * (double)splits * (double)cols / (double)points;
+    return QC_OK;
+}
+
 /* Adds to *pairs the pairs of the tops and the nb bottoms in the
  * scratch's raw[1], by the joiner; with the middle queen spared, those of
  * middle queen mid (0: none) with the tops that spare it. */
-static int join_bottoms(unit_walk *w, top_chunk *chunk, size_t nb, uint64_t mid, uint64_t *pairs)
+static int join_bottoms(unit_walk *w, top_chunk *chunk, size_t nb, int more, uint64_t mid,
+                        uint64_t *pairs)
 {
     const qcj_geometry *g = &w->p->geo;
     qcj_scratch *sc = w->sc;
@@ -185,8 +238,20 @@ static int join_bottoms(unit_walk *w, top_chunk *chunk, size_t nb, uint64_t mid,
     if (!chunk->grouped) {                  /* [set key] chosen, the tops grouped */
         chunk->key = NULL;                  /* small: the geometry's key */
         if ((double)chunk->count * (double)nb >= g->set_key_from) {
-            qcj_set_key_choose(g, sc->raw[0].p, chunk->count, sc->raw[1].p, nb,
-                               &sc->key_sample, &sc->set_key);
+            const uint64_t *bottoms = sc->raw[1].p;
+            size_t sampled = nb;
+            double total = (double)nb;
+            if (more && g->key_splits) {    /* [spread key sample] */
+                if (spread_bottoms(w, &sampled, &total) != QC_OK)
+                    return QC_ENOMEM;
+                bottoms = sc->key_bottoms;
+                if (sampled == 0) {             /* no bottom in the splits met */
+                    bottoms = sc->raw[1].p;
+                    sampled = nb;
+                }
+            }
+            qcj_set_key_choose(g, sc->raw[0].p, chunk->count, bottoms, sampled,
+                               (double)chunk->count * total, &sc->key_sample, &sc->set_key);
             chunk->key = &sc->set_key;
         }
         if (group_halves(g, chunk->key, sc->raw[0].p, chunk->count, &sc->off[0], &sc->low[0],
@@ -276,7 +341,7 @@ static int set_passes(const unit_walk *w, uint32_t s, uint32_t cols[32], int wei
  * reported where the tops keep the geometry's key ([set key]: a chunk's
  * own key is chosen on the first bottoms it meets).  With the middle queen spared, each column's bottoms are
  * joined apart (the tops that spare it differ). */
-static int count_pass(unit_walk *w, uint32_t s, uint32_t cols, top_chunk *tops,
+static int count_pass(unit_walk *w, uint32_t s, uint32_t cols, int last_pass, top_chunk *tops,
                       uint64_t *pairs)
 {
     const qcj_plan *p = w->p;
@@ -291,7 +356,7 @@ static int count_pass(unit_walk *w, uint32_t s, uint32_t cols, top_chunk *tops,
         const int c = cols ? __builtin_ctz(cols) : -1;
         const uint32_t bset = c >= 0 ? free_cols & ~(1u << c) : free_cols;
         if (c >= 0 && mid && !carried && nb) {
-            rc = join_bottoms(w, tops, nb, mid, pairs);   /* [middle spared]: one column's */
+            rc = join_bottoms(w, tops, nb, 1, mid, pairs);   /* [middle spared]: one column's */
             nb = 0;
         }
         mid = c >= 0 ? g->cell_sig[g->h][c] : 0;
@@ -301,14 +366,15 @@ static int count_pass(unit_walk *w, uint32_t s, uint32_t cols, top_chunk *tops,
                                mid, carried ? mid : 0, &at, w->cap[1], &sc->raw[1], &nb,
                                &w->tested);
             if (rc == QC_OK && w->cap[1] && nb >= w->cap[1]) {
-                rc = join_bottoms(w, tops, nb, mid, pairs);   /* [halves capped] */
+                const int more = at < p->splits[1].count || (cols & (cols - 1)) || !last_pass;
+                rc = join_bottoms(w, tops, nb, more, mid, pairs);   /* [halves capped] */
                 nb = 0;
             }
         }
         cols &= cols - 1;
     } while (rc == QC_OK && cols);
     if (rc == QC_OK && nb)
-        rc = join_bottoms(w, tops, nb, mid, pairs);
+        rc = join_bottoms(w, tops, nb, !last_pass, mid, pairs);
     return rc;
 }
 
@@ -326,6 +392,10 @@ static int count_set(unit_walk *w, uint32_t s)
     const int passes = set_passes(w, s, cols, weight);
     if (passes == 0)
         return QC_OK;
+    w->set = s;                             /* [spread key sample] */
+    w->mid_cols = 0;
+    for (int pass = 0; pass < passes; pass++)
+        w->mid_cols |= cols[pass];
     size_t at = w->tops_from;
     while (at < w->tops_to.count) {
         top_chunk tops;
@@ -334,7 +404,7 @@ static int count_set(unit_walk *w, uint32_t s)
             return rc;
         for (int pass = 0; pass < passes; pass++) {
             uint64_t pairs = 0;
-            rc = count_pass(w, s, cols[pass], &tops, &pairs);
+            rc = count_pass(w, s, cols[pass], pass == passes - 1, &tops, &pairs);
             if (rc != QC_OK)
                 return rc;
             w->total += (qc_u128)pairs * (unsigned)weight[pass];

@@ -751,6 +751,39 @@ static void test_long_tops(const known_count *known)
     }
 }
 
+/* [spread key sample] Bottoms in chunks of 64 (so that more follow most
+ * chunks of tops' first join) and a key for every chunk of tops: the key
+ * chosen on bottoms spread over the set's splits against one chosen on
+ * the first join's bottoms, n=12..14, unit by unit: the same solutions and
+ * the known totals, and other work for some units (the spread sample is
+ * taken, and keys other bottoms).  A mutant building the sample in the
+ * join's own bottoms fails the counts. */
+static void test_spread_key(const known_count *known)
+{
+    for (int n = 12; n <= 14; n++) {
+        qcj_settings first = qcj_settings_of(n), spread;
+        first.own_lists = 1;
+        first.unit_target = 1;
+        first.halves_cap = 64;
+        first.memory_budget = 0;
+        first.set_key_from = 0;
+        first.key_splits = 0;
+        spread = first;
+        spread.key_splits = QCJ_SET_KEY_SPLITS;
+        qc_plan *a, *c;
+        if (qcj_plan_create_with(&a, n, &first) != QC_OK
+            || qcj_plan_create_with(&c, n, &spread) != QC_OK) {
+            CHECK(0, "n=%d: plans not built", n);
+            continue;
+        }
+        const unit_diff d = compare_units(a, c);
+        CHECK(d.differ == 0 && d.total == known[n].total, "n=%d: %zu units differ", n, d.differ);
+        CHECK(d.more + d.fewer > 0, "n=%d: no unit's key came from the spread sample", n);
+        qc_plan_free(a);
+        qc_plan_free(c);
+    }
+}
+
 /* Placements in a side's two bands. */
 static uint64_t side_placements(const qcj_side *s, const qcj_rank *r)
 {
@@ -870,6 +903,7 @@ int main(int argc, char **argv)
     test_halves_capped(known);
     test_memory_budget(known);
     test_long_tops(known);
+    test_spread_key(known);
     test_own_lists(known);
     test_set_units(known);
     test_set_parts(known);

@@ -126,8 +126,9 @@ static void test_choice(void)
                 }
                 (h < nt ? tops : bottoms)[h < nt ? h : h - nt] = sig;
             }
-            qcj_set_key_choose(&g, tops, nt, bottoms, nb, &sample, &key);
-            qcj_set_key_choose(&g, tops, nt, bottoms, nb, &sample, &again);
+            qcj_set_key_choose(&g, tops, nt, bottoms, nb, (double)nt * (double)nb, &sample, &key);
+            qcj_set_key_choose(&g, tops, nt, bottoms, nb, (double)nt * (double)nb, &sample,
+                               &again);
             uint64_t key_bits = 0;
             for (uint64_t left = favoured; left; left &= left - 1)
                 key_bits |= qcj_set_key_apply(&key, left & -left);
