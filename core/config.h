@@ -137,10 +137,12 @@ static inline int qcj_key_bits(int n)
  * of tops' first join, its key is chosen on the bottoms of
  * QCJ_SET_KEY_SPLITS splits spread over all of them (join/unit.c), up to
  * QCJ_SET_KEY_SAMPLE / QCJ_SET_KEY_SPLITS from each.  Measured on N=28
- * unit 18799644 (avx512vbmi, one thread, its joins whole): 34.4 and 34.5
- * s with the first join's bottoms, 29.4 with 64 splits of 16 bottoms,
- * 30.7 with 256 of 4 (docs/PERFORMANCE.md).  Changes the work reported,
- * never a count; 0 keeps the first join's bottoms. */
+ * unit 18799644 (avx512vbmi, one thread, its joins whole, two rounds):
+ * 37.0 and 33.5 s with the first join's bottoms, 24.8 and 24.8 with 64
+ * splits of 16 bottoms; in a scratch build 256 splits of 4 were no
+ * faster than 64 of 16 (30.7 s against 28.7-29.4; docs/PERFORMANCE.md).
+ * Changes the work reported, never a count; 0 keeps the first join's
+ * bottoms. */
 #ifndef QCJ_SET_KEY_SPLITS
 #define QCJ_SET_KEY_SPLITS 64
 #endif
