@@ -144,6 +144,9 @@ typedef struct unit_walk {
     qc_u128 total;
     uint32_t set;         /* the top column set being counted ...                  */
     uint32_t mid_cols;    /* ... and, odd N, the middle columns of its passes (0: even N) */
+    int spread_taken;     /* [spread key sample] taken for this set: ...             */
+    size_t spread_count;  /* ... the bottoms in the scratch's key_bottoms, and ...   */
+    double spread_total;  /* ... the estimate of the set's bottoms                   */
 } unit_walk;
 
 /* A chunk of the tops of one column set: built (in the scratch's raw[0]),
@@ -188,7 +191,8 @@ static double thread_seconds(void)
  * scratch's key_bottoms; each split's bottoms are built in the scratch's
  * low[1], which the join's grouping fills only after.  Their band pairs
  * count as work.  *count is the bottoms sampled, *total an estimate of
- * the set's bottoms (for the sample's size, set_key.h). */
+ * the set's bottoms (for the sample's size, set_key.h).  Taken once a
+ * set: every chunk of its tops chooses on the same sample. */
 static int spread_bottoms(unit_walk *w, size_t *count, double *total)
 {
     const qcj_plan *p = w->p;
@@ -242,12 +246,14 @@ static int join_bottoms(unit_walk *w, top_chunk *chunk, size_t nb, int more, uin
             size_t sampled = nb;
             double total = (double)nb;
             if (more && g->key_splits) {    /* [spread key sample] */
-                if (spread_bottoms(w, &sampled, &total) != QC_OK)
+                if (!w->spread_taken
+                    && spread_bottoms(w, &w->spread_count, &w->spread_total) != QC_OK)
                     return QC_ENOMEM;
-                bottoms = sc->key_bottoms;
-                if (sampled == 0) {             /* no bottom in the splits met */
-                    bottoms = sc->raw[1].p;
-                    sampled = nb;
+                w->spread_taken = 1;
+                if (w->spread_count) {          /* else no bottom in the splits met */
+                    bottoms = sc->key_bottoms;
+                    sampled = w->spread_count;
+                    total = w->spread_total;
                 }
             }
             qcj_set_key_choose(g, sc->raw[0].p, chunk->count, bottoms, sampled,
@@ -393,6 +399,7 @@ static int count_set(unit_walk *w, uint32_t s)
     if (passes == 0)
         return QC_OK;
     w->set = s;                             /* [spread key sample] */
+    w->spread_taken = 0;
     w->mid_cols = 0;
     for (int pass = 0; pass < passes; pass++)
         w->mid_cols |= cols[pass];

@@ -718,6 +718,18 @@ static void test_memory_budget(const known_count *known)
         }
 }
 
+/* Settings of n for units of many column sets, listed set by set, whose
+ * halves come in chunks of 64 a side, with no memory budget. */
+static qcj_settings chunked_settings(int n)
+{
+    qcj_settings s = qcj_settings_of(n);
+    s.own_lists = 1;
+    s.unit_target = 1;
+    s.halves_cap = 64;
+    s.memory_budget = 0;
+    return s;
+}
+
 /* [long tops] Under a memory budget the tops' chunks take the room the
  * lists leave, while the bottoms' stay at halves_cap: so the bottoms are
  * built again for fewer chunks of tops.  With halves_cap at 64 a side,
@@ -728,12 +740,8 @@ static void test_memory_budget(const known_count *known)
 static void test_long_tops(const known_count *known)
 {
     for (int n = 12; n <= 14; n++) {   /* below 12 no set has 64 tops */
-        qcj_settings capped = qcj_settings_of(n), budgeted;
-        capped.own_lists = 1;
-        capped.unit_target = 1;
-        capped.halves_cap = 64;
-        capped.memory_budget = 0;
-        budgeted = capped;
+        const qcj_settings capped = chunked_settings(n);
+        qcj_settings budgeted = capped;
         budgeted.fresh_scratch = 1;
         budgeted.memory_budget = (size_t)1 << 20;
         qc_plan *a, *c;
@@ -761,11 +769,7 @@ static void test_long_tops(const known_count *known)
 static void test_spread_key(const known_count *known)
 {
     for (int n = 12; n <= 14; n++) {
-        qcj_settings first = qcj_settings_of(n), spread;
-        first.own_lists = 1;
-        first.unit_target = 1;
-        first.halves_cap = 64;
-        first.memory_budget = 0;
+        qcj_settings first = chunked_settings(n), spread;
         first.set_key_from = 0;
         first.key_splits = 0;
         spread = first;
