@@ -103,5 +103,22 @@ void qcj_set_key_choose(const qcj_geometry *g, const uint64_t *tops, size_t nt,
                     alive[t][w] &= ~uses[best][w];
             }
     }
+    /* [tiles by top use] the key bits in increasing order of the sampled
+     * tops that use them (stable: ties keep the order chosen), so that
+     * the high bits, which cut a tiled join's bottoms into tiles, are
+     * those the most tops use */
+    uint64_t top_count[64];
+    for (int j = 0; j < g->key_bits; j++) {
+        top_count[j] = 0;
+        for (size_t w = 0; w < SAMPLE / 64; w++)
+            top_count[j] += (uint64_t)__builtin_popcountll(top_uses[bits[j]][w]);
+    }
+    for (int j = 1; j < g->key_bits; j++)
+        for (int i = j; i > 0 && top_count[i - 1] > top_count[i]; i--) {
+            const uint64_t c = top_count[i];
+            const int b = bits[i];
+            top_count[i] = top_count[i - 1], bits[i] = bits[i - 1];
+            top_count[i - 1] = c, bits[i - 1] = b;
+        }
     qcj_set_key_lay_out(g, bits, key);
 }

@@ -207,7 +207,8 @@ TBL_INLINE uint64_t tbl_join_block(const uint64_t *tops, size_t n, int compacts,
 /* [bottom tiles] The sieve where the bottoms' planes pass a tile: as
  * tbl_sieve, but the key's high hbits bits (> 0) cut both sides: a bottom
  * tile is the 2^lbits groups of one high part bh (lbits = key_bits -
- * hbits), small enough to stay in the L2 cache.  [tiles outer] The tiles
+ * hbits), small enough to stay in the L2 cache (a set's own key puts the
+ * bits most tops use high: [tiles by top use], set_key.h).  [tiles outer] The tiles
  * are taken one after another, and in each every low part l of the top
  * keys in turn: its runs in the tile are copied once ([compact runs]) and
  * swept by the blocks of its groups (th, l) that meet the tile (th & bh

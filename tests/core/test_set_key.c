@@ -5,7 +5,7 @@
  * key_shift + j, and so keeps every pair of signatures disjoint or not as
  * it was; the geometry's own key laid out is no move at all; and on halves
  * that use some diagonals far more than the rest, the choice takes those,
- * the same each time.
+ * the same each time, laid out by how many tops use them.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -148,9 +148,60 @@ static void test_choice(void)
         }
 }
 
+/* [tiles by top use] Tops that use the favoured bits each with its own
+ * probability, the bottoms each with 1/2: the key is those bits, laid out
+ * from the one the fewest tops use (bit key_shift) to the one the most
+ * use.  The greedy choice alone takes them the other way round. */
+static void test_order(void)
+{
+    enum { NT = QCJ_SET_KEY_SAMPLE, NB = 3000 };
+    for (int n = 22; n <= 28; n += 3) {
+        qcj_geometry g;
+        qcj_geometry_init(&g, n, n % 2, n == 22 ? 12 : 18, 0);
+        const uint64_t used = used_bits(&g);
+        int bits[64];
+        random_bits(used, g.key_bits, bits);
+        uint64_t favoured = 0;
+        unsigned top_in_64[64] = {0};     /* the tops' chance of bit b, in 64ths */
+        for (int j = 0; j < g.key_bits; j++) {
+            favoured |= 1ull << bits[j];
+            top_in_64[bits[j]] = 6u + 3u * (unsigned)j;
+        }
+        for (size_t h = 0; h < NT + NB; h++) {
+            uint64_t sig = 0;
+            for (uint64_t left = used; left; left &= left - 1) {
+                const int b = __builtin_ctzll(left);
+                const unsigned in_64 = !(favoured >> b & 1) ? 1u : h < NT ? top_in_64[b] : 32u;
+                if (next_random() % 64 < in_64)
+                    sig |= 1ull << b;
+            }
+            (h < NT ? tops : bottoms)[h < NT ? h : h - NT] = sig;
+        }
+        /* pairs enough for a sample of every top */
+        qcj_set_key_choose(&g, tops, NT, bottoms, NB, 1e15, &sample, &key);
+        int fewest_first = 1, favoured_only = 1;
+        size_t before = 0;
+        for (int j = 0; j < g.key_bits; j++) {
+            int b = -1;                      /* the bit laid out at key bit j */
+            for (uint64_t left = used; left; left &= left - 1)
+                if (qcj_set_key_apply(&key, left & -left) == 1ull << (g.key_shift + j))
+                    b = __builtin_ctzll(left);
+            favoured_only &= b >= 0 && (favoured >> b & 1);
+            size_t count = 0;
+            for (size_t t = 0; t < NT && b >= 0; t++)
+                count += tops[t] >> b & 1;
+            fewest_first &= count >= before;
+            before = count;
+        }
+        CHECK(favoured_only, "n=%d: a key bit the halves do not favour", n);
+        CHECK(fewest_first, "n=%d: the key bits not in increasing order of the tops' use", n);
+    }
+}
+
 int main(void)
 {
     test_layouts();
     test_choice();
+    test_order();
     return check_report("test_set_key");
 }
