@@ -66,7 +66,7 @@ void qcj_set_key_lay_out(const qcj_geometry *g, const int *bits, qcj_set_key *ke
  * meets, one for each set of high bits its tops leave free
  * (tables_loop.h, [bottom tiles]); with the bits most tops use on top,
  * a top meets fewer tiles, in longer sweeps.  On one N=28 unit, 0.52
- * times the blocks built and 0.87 times the joins' time
+ * times the blocks built and 0.88 times the joins' time
  * (docs/PERFORMANCE.md).  Deterministic: the same halves give the same
  * key. */
 void qcj_set_key_choose(const qcj_geometry *g, const uint64_t *tops, size_t nt,
