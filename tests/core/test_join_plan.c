@@ -619,6 +619,21 @@ static unit_diff compare_units(const qc_plan *a, const qc_plan *b)
     return d;
 }
 
+/* compare_units of the plans of board n with settings sa and sb, into
+ * *d; 0 (and a failed check) where a plan was not built. */
+static int compare_settings(int n, const qcj_settings *sa, const qcj_settings *sb, unit_diff *d)
+{
+    qc_plan *a = NULL, *b = NULL;
+    const int built = qcj_plan_create_with(&a, n, sa) == QC_OK
+                   && qcj_plan_create_with(&b, n, sb) == QC_OK;
+    CHECK(built, "n=%d: plans not built", n);
+    if (built)
+        *d = compare_units(a, b);
+    qc_plan_free(a);
+    qc_plan_free(b);
+    return built;
+}
+
 /* [outside quota] The large bands (listed in place, pruned) count every
  * unit as the plain ones: N=12..17 at the plan's settings (whose widest
  * blocks leave sides with few outside columns), unit by unit, the same
@@ -665,17 +680,12 @@ static void test_halves_capped(const known_count *known)
                 whole.set_key_from = capped.set_key_from = 0;
             whole.halves_cap = 0;
             capped.halves_cap = 1;
-            qc_plan *a, *b;
-            if (qcj_plan_create_with(&a, n, &whole) != QC_OK || qcj_plan_create_with(&b, n, &capped) != QC_OK) {
-                CHECK(0, "n=%d: plans not built", n);
+            unit_diff d;
+            if (!compare_settings(n, &whole, &capped, &d))
                 continue;
-            }
-            const unit_diff d = compare_units(a, b);
             CHECK(d.differ == 0 && d.total == known[n].total, "n=%d%s: %zu units differ capped", n,
                   keyed ? " set keys" : "", d.differ);
             CHECK(d.fewer == 0 || keyed, "n=%d: %zu units report less work capped", n, d.fewer);
-            qc_plan_free(a);
-            qc_plan_free(b);
         }
     }
 }
@@ -744,18 +754,12 @@ static void test_long_tops(const known_count *known)
         qcj_settings budgeted = capped;
         budgeted.fresh_scratch = 1;
         budgeted.memory_budget = (size_t)1 << 20;
-        qc_plan *a, *c;
-        if (qcj_plan_create_with(&a, n, &capped) != QC_OK
-            || qcj_plan_create_with(&c, n, &budgeted) != QC_OK) {
-            CHECK(0, "n=%d: plans not built", n);
+        unit_diff d;
+        if (!compare_settings(n, &capped, &budgeted, &d))
             continue;
-        }
-        const unit_diff d = compare_units(a, c);
         CHECK(d.differ == 0 && d.total == known[n].total, "n=%d: %zu units differ", n, d.differ);
         CHECK(d.more == 0, "n=%d: %zu units report more work with long tops", n, d.more);
         CHECK(d.fewer > 0, "n=%d: no unit built its bottoms fewer times with long tops", n);
-        qc_plan_free(a);
-        qc_plan_free(c);
     }
 }
 
@@ -774,17 +778,11 @@ static void test_spread_key(const known_count *known)
         first.key_splits = 0;
         spread = first;
         spread.key_splits = QCJ_SET_KEY_SPLITS;
-        qc_plan *a, *c;
-        if (qcj_plan_create_with(&a, n, &first) != QC_OK
-            || qcj_plan_create_with(&c, n, &spread) != QC_OK) {
-            CHECK(0, "n=%d: plans not built", n);
+        unit_diff d;
+        if (!compare_settings(n, &first, &spread, &d))
             continue;
-        }
-        const unit_diff d = compare_units(a, c);
         CHECK(d.differ == 0 && d.total == known[n].total, "n=%d: %zu units differ", n, d.differ);
         CHECK(d.more + d.fewer > 0, "n=%d: no unit's key came from the spread sample", n);
-        qc_plan_free(a);
-        qc_plan_free(c);
     }
 }
 

@@ -45,6 +45,33 @@ static void random_bits(uint64_t used, int k, int *bits)
     }
 }
 
+/* nt tops and nb bottoms, into tops[] and bottoms[], each using each bit b
+ * of used with chance top_in_64[b] / 64 (a top) or bottom_in_64[b] / 64
+ * (a bottom). */
+static void random_halves(uint64_t used, const unsigned *top_in_64, const unsigned *bottom_in_64,
+                          size_t nt, size_t nb)
+{
+    for (size_t h = 0; h < nt + nb; h++) {
+        const unsigned *in_64 = h < nt ? top_in_64 : bottom_in_64;
+        uint64_t sig = 0;
+        for (uint64_t left = used; left; left &= left - 1) {
+            const int b = __builtin_ctzll(left);
+            if (next_random() % 64 < in_64[b])
+                sig |= 1ull << b;
+        }
+        (h < nt ? tops : bottoms)[h < nt ? h : h - nt] = sig;
+    }
+}
+
+/* The bit of used that *key lays out at key bit j, or -1. */
+static int key_bit_from(const qcj_geometry *g, uint64_t used, int j)
+{
+    for (uint64_t left = used; left; left &= left - 1)
+        if (qcj_set_key_apply(&key, left & -left) == 1ull << (g->key_shift + j))
+            return __builtin_ctzll(left);
+    return -1;
+}
+
 /* The layout for bits[0..k): each used bit to its own used bit, bits[j]
  * to key_shift + j, the others in order; pairs disjoint as before. */
 static void check_layout(const qcj_geometry *g, const int *bits, const char *what)
@@ -114,18 +141,13 @@ static void test_choice(void)
             int bits[64];
             random_bits(used, g.key_bits, bits);
             uint64_t favoured = 0;
+            unsigned in_64[64];
             for (int j = 0; j < g.key_bits; j++)
                 favoured |= 1ull << bits[j];
+            for (int b = 0; b < 64; b++)
+                in_64[b] = favoured >> b & 1 ? 32u : 1u;
             const size_t nt = sizes[i][0], nb = sizes[i][1];
-            for (size_t h = 0; h < nt + nb; h++) {
-                uint64_t sig = 0;
-                for (uint64_t left = used; left; left &= left - 1) {
-                    const uint64_t bit = left & -left;
-                    if (next_random() % 64 < (favoured & bit ? 32u : 1u))
-                        sig |= bit;
-                }
-                (h < nt ? tops : bottoms)[h < nt ? h : h - nt] = sig;
-            }
+            random_halves(used, in_64, in_64, nt, nb);
             qcj_set_key_choose(&g, tops, nt, bottoms, nb, (double)nt * (double)nb, &sample, &key);
             qcj_set_key_choose(&g, tops, nt, bottoms, nb, (double)nt * (double)nb, &sample,
                                &again);
@@ -138,10 +160,11 @@ static void test_choice(void)
                       nt, nb);
             CHECK(memcmp(&key, &again, sizeof key) == 0, "n=%d: two choices differ", n);
             int chosen[64], k = 0;   /* whatever was chosen is a layout */
-            for (int j = 0; j < g.key_bits; j++)
-                for (uint64_t left = used; left; left &= left - 1)
-                    if (qcj_set_key_apply(&key, left & -left) == 1ull << (g.key_shift + j))
-                        chosen[k++] = __builtin_ctzll(left);
+            for (int j = 0; j < g.key_bits; j++) {
+                const int b = key_bit_from(&g, used, j);
+                if (b >= 0)
+                    chosen[k++] = b;
+            }
             CHECK(k == g.key_bits, "n=%d: %d key bits laid out, want %d", n, k, g.key_bits);
             if (k == g.key_bits)
                 check_layout(&g, chosen, "a chosen key");
@@ -162,30 +185,21 @@ static void test_order(void)
         int bits[64];
         random_bits(used, g.key_bits, bits);
         uint64_t favoured = 0;
-        unsigned top_in_64[64] = {0};     /* the tops' chance of bit b, in 64ths */
+        unsigned top_in_64[64], bottom_in_64[64];
+        for (int b = 0; b < 64; b++)
+            top_in_64[b] = bottom_in_64[b] = 1u;
         for (int j = 0; j < g.key_bits; j++) {
             favoured |= 1ull << bits[j];
-            top_in_64[bits[j]] = 6u + 3u * (unsigned)j;
+            top_in_64[bits[j]] = 6u + 3u * (unsigned)j;   /* each its own chance */
+            bottom_in_64[bits[j]] = 32u;
         }
-        for (size_t h = 0; h < NT + NB; h++) {
-            uint64_t sig = 0;
-            for (uint64_t left = used; left; left &= left - 1) {
-                const int b = __builtin_ctzll(left);
-                const unsigned in_64 = !(favoured >> b & 1) ? 1u : h < NT ? top_in_64[b] : 32u;
-                if (next_random() % 64 < in_64)
-                    sig |= 1ull << b;
-            }
-            (h < NT ? tops : bottoms)[h < NT ? h : h - NT] = sig;
-        }
+        random_halves(used, top_in_64, bottom_in_64, NT, NB);
         /* pairs enough for a sample of every top */
         qcj_set_key_choose(&g, tops, NT, bottoms, NB, 1e15, &sample, &key);
         int fewest_first = 1, favoured_only = 1;
         size_t before = 0;
         for (int j = 0; j < g.key_bits; j++) {
-            int b = -1;                      /* the bit laid out at key bit j */
-            for (uint64_t left = used; left; left &= left - 1)
-                if (qcj_set_key_apply(&key, left & -left) == 1ull << (g.key_shift + j))
-                    b = __builtin_ctzll(left);
+            const int b = key_bit_from(&g, used, j);
             favoured_only &= b >= 0 && (favoured >> b & 1);
             size_t count = 0;
             for (size_t t = 0; t < NT && b >= 0; t++)
