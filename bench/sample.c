@@ -15,7 +15,8 @@
  * --sets K counts, of each unit drawn, one part of about K column sets
  * picked at random and scales it by the unit's parts (default: the whole
  * unit); --joins P joins one random part of P of those sets' top blocks
- * and scales it ([sampled joins]), so that a unit of N=28 takes minutes
+ * (of their joins' tiles, where the bottoms are cut into tiles: [sampled
+ * tiles]) and scales it ([sampled joins]), so that a unit of N=28 takes minutes
  * where one column set takes an hour; --memory-units M measures the
  * memory of M of the units drawn, evenly spread over the sample (default:
  * all; at N=28 that pass builds a set's halves again, minutes a unit);

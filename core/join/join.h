@@ -119,8 +119,9 @@ typedef struct qcj_probe {
 
 int qcj_probe_start(const qc_plan *plan, size_t unit, qcj_probe *pr);
 /* Counts the unit's keys [lo, hi) (hi <= pr->keys) into *out, joining
- * part `part` of `parts` of each set's top blocks ([sampled joins],
- * joiner.h: parts 0 or 1 all, part == parts none). */
+ * part `part` of `parts` of each set's top blocks or, where a join is
+ * cut into tiles, of its tiles ([sampled joins], joiner.h: parts 0 or 1
+ * all, part == parts none). */
 int qcj_probe_sets(qcj_probe *pr, uint64_t lo, uint64_t hi, uint32_t parts, uint32_t part,
                    qc_tally *out);
 void qcj_probe_end(qcj_probe *pr);

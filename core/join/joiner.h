@@ -58,12 +58,15 @@ typedef struct qcj_join_shape {
     int key_bits;          /* k, 0..18: groups per side 2^k */
     int bits;              /* the ANDed part: bits 0..bits-1 (1..64) */
     /* [sampled joins] For the sampler alone (bench/sample.c): with parts
-     * > 1, only the top blocks (tables; the blocks of whole low key parts
-     * where the bottoms are cut into tiles, [bottom tiles]) or the top
-     * groups (AND loop) whose hash modulo parts is `part` are joined,
-     * part == parts joins none; parts 0 or 1 joins all, as every count
-     * does. */
+     * > 1, only the top blocks (tables), the tiles where the bottoms are
+     * cut into tiles ([sampled tiles], [bottom tiles]) or the top groups
+     * (AND loop) whose hash modulo parts is `part` are joined, part ==
+     * parts joins none; parts 0 or 1 joins all, as every count does. */
     uint32_t parts, part;
+    /* [sampled tiles] Which join of its unit this is (unit.c counts
+     * them): a tiled join's tiles are chosen by tile and join, so that
+     * each join samples other tiles. */
+    uint32_t join;
     /* [bottom tiles] (tables): the largest tile of bottom planes, in
      * bytes; 0 takes config.h's QCJ_TABLES_TILE_BYTES (tests set it small
      * to cut small cases).  Changes speed alone, never a count. */
@@ -71,8 +74,8 @@ typedef struct qcj_join_shape {
 } qcj_join_shape;
 
 /* [sampled joins] Whether item `item` of `group` (a top block of a top
- * group, the low key part of a tiled join, ...) is joined under shape s: a
- * deterministic spread over parts, even where every group has one item. */
+ * group, a tile of a join, ...) is joined under shape s: a deterministic
+ * spread over parts, even where every group has one item. */
 static inline int qcj_shape_joins(const qcj_join_shape *s, uint32_t group, uint32_t item)
 {
     if (s->parts <= 1)

@@ -223,8 +223,12 @@ TBL_INLINE uint64_t tbl_join_block(const uint64_t *tops, size_t n, int compacts,
  * blocks together: on one N=27 set, blocks of one group's tops alone
  * held 5.79 tops of 8, blocks across groups 7.49, 23% fewer blocks
  * (docs/PERFORMANCE.md).  [tops ahead] The tops of the groups are
- * prefetched QCJ_TABLES_TOPS_AHEAD_GROUPS groups ahead.  [sampled joins]
- * The sampler joins whole low parts, in every tile.  [stop check] The
+ * prefetched QCJ_TABLES_TOPS_AHEAD_GROUPS groups ahead.  [sampled tiles]
+ * The sampler joins whole tiles, a part of the (tile, join) pairs: a tile
+ * read from memory and its tops streamed for every low part, as in a
+ * whole join.  Low parts sampled in every tile made each part's copies
+ * and tops cold: on one N=28 unit a part of 64 scaled up took 1.49 times
+ * the whole join's time (docs/PERFORMANCE.md).  [stop check] The
  * thread's stop flag is read before each tile and every 64 low parts (a
  * join from N=25 takes minutes, a tile about a second): *stopped is set
  * and the count left partial. */
@@ -246,6 +250,8 @@ TBL_INLINE uint64_t tbl_sieve_tiled(const qcj_groups *tops, const uint32_t *boff
             *stopped = 1;                               /* [stop check] */
             return 0;
         }
+        if (!qcj_shape_joins(shape, bh, shape->join))
+            continue;                                   /* [sampled tiles] */
         const uint32_t base = bh << lbits;
         if (boff[base + lmask + 1] == boff[base])
             continue;
@@ -255,8 +261,6 @@ TBL_INLINE uint64_t tbl_sieve_tiled(const qcj_groups *tops, const uint32_t *boff
                 *stopped = 1;                           /* [stop check] */
                 return 0;
             }
-            if (!qcj_shape_joins(shape, l, 0))
-                continue;                               /* [sampled joins] */
             size_t tops_met = 0;
             for (uint32_t th = meets;; th = (th - 1) & meets) {      /* submasks of meets */
                 const uint32_t tg = th << lbits | l;

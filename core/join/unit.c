@@ -298,6 +298,7 @@ static int join_bottoms(unit_walk *w, top_chunk *chunk, size_t nb, int more, uin
     }
     const int rc = w->joiner->count(&w->shape, tops, &bottoms, extra, &sc->join_work, &found,
                                     &w->tested);
+    w->shape.join++;                                    /* [sampled tiles] */
     if (sc->time_joins)
         sc->join_seconds += thread_seconds() - t0;
     *pairs += found;

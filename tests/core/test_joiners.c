@@ -126,15 +126,16 @@ static int agrees(const joiner_here *jh, const join_case *c, int bits, uint64_t 
 
 /* [sampled joins] The parts of a count partition it: over parts 0..P-1
  * the pairs and the pairs tested add up to the whole count's, and part P
- * joins nothing (tile_bytes: [bottom tiles]). */
+ * joins nothing (tile_bytes: [bottom tiles]; join: which join of a unit
+ * this is, [sampled tiles]). */
 static int parts_add_up(const joiner_here *jh, const join_case *c, uint64_t want,
-                        uint64_t want_tested, size_t tile_bytes, qcj_vec *work)
+                        uint64_t want_tested, size_t tile_bytes, uint32_t join, qcj_vec *work)
 {
     const qcj_groups tops = {c->toff, c->tops}, bottoms = {c->boff, c->bottoms};
     uint64_t pairs = 0, tested = 0;
     for (uint32_t part = 0; part <= 5; part++) {
         const qcj_join_shape shape = {.key_bits = c->key_bits, .bits = c->bits, .parts = 5,
-                                      .part = part, .tile_bytes = tile_bytes};
+                                      .part = part, .join = join, .tile_bytes = tile_bytes};
         uint64_t p = 0, t = 0;
         if (jh->j->count(&shape, &tops, &bottoms, c->extra, work, &p, &t) != QC_OK)
             return 0;
@@ -241,9 +242,9 @@ static void test_all_disjoint(const joiner_here *jh, qcj_vec *work)
 }
 
 /* [sampled joins] The parts spread items evenly, also where every group
- * has one item (a tiled join samples low key parts, item 0 each): of
- * 4000 groups' item 0, and of 4000 items of one group, each of 4 parts
- * takes 900..1100. */
+ * has one item: of 4000 groups' item 0, and of 4000 items of one group
+ * (a tile of 4000 joins, [sampled tiles]), each of 4 parts takes
+ * 900..1100. */
 static void test_parts_spread(void)
 {
     for (int by_item = 0; by_item < 2; by_item++)
@@ -303,9 +304,10 @@ int main(int argc, char **argv)
                           "%s: round %d went on with the stop flag up", js[i].name, round);
         if (round % 5 == 0)
             for (int i = 0; i < count; i++)
-                CHECK(parts_add_up(&js[i], &c, want, tested, round % 10 ? 0 : 1, &work),
-                      "%s: round %d in parts",
-                      js[i].name, round);
+                CHECK(parts_add_up(&js[i], &c, want, tested,
+                                   round % 10 ? 0 : tiles[round / 10 % 4], (uint32_t)round,
+                                   &work),
+                      "%s: round %d in parts", js[i].name, round);
         /* a broken table: the top digit (8 bits) skipped, where they
          * matter (the AND loop tests whole words, told bits or not) */
         if (c.bits > 8 && want != 0 && tested > 1000)
