@@ -227,8 +227,8 @@ TBL_INLINE uint64_t tbl_join_block(const uint64_t *tops, size_t n, int compacts,
  * The sampler joins whole tiles, a part of the (tile, join) pairs: a tile
  * read from memory and its tops streamed for every low part, as in a
  * whole join.  Low parts sampled in every tile made each part's copies
- * and tops cold: on one N=28 unit a part of 64 scaled up took 1.49 times
- * the whole join's time (docs/PERFORMANCE.md).  [stop check] The
+ * and tops cold: on one N=28 unit parts of 64 scaled up took 1.30 times
+ * the whole joins' time a solution (docs/PERFORMANCE.md).  [stop check] The
  * thread's stop flag is read before each tile and every 64 low parts (a
  * join from N=25 takes minutes, a tile about a second): *stopped is set
  * and the count left partial. */
