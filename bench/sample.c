@@ -16,13 +16,16 @@
  * picked at random and scales it by the unit's parts (default: the whole
  * unit); --joins P joins one random part of P of those sets' top blocks
  * (of their joins' tiles, where the bottoms are cut into tiles: [sampled
- * tiles]) and scales it ([sampled joins]), so that a unit of N=28 takes minutes
- * where one column set takes an hour; --memory-units M measures the
- * memory of M of the units drawn, evenly spread over the sample (default:
- * all; at N=28 that pass builds a set's halves again, minutes a unit);
- * --largest L also measures
- * the L units of largest estimated cost (their CPU time: the longest a
- * checkpoint waits); --key-bits B (1..18) plans with B group key bits in place
+ * tiles]) and scales it ([sampled joins]), so that a unit of N=28 takes
+ * minutes where one column set takes an hour (the part's time is scaled
+ * by P, and its noise with it: at N=28, eight parts of 16 came to 0.94-0.96
+ * of a whole unit's joins a solution on average, and parts of 64 left too
+ * little time to measure against the noise; docs/PERFORMANCE.md);
+ * --memory-units M measures the memory of M of the units drawn, evenly
+ * spread over the sample (default: all; at N=28 that pass builds a set's
+ * halves again, minutes a unit); --largest L also measures the L units
+ * of largest estimated cost (their CPU time: the longest a checkpoint
+ * waits); --key-bits B (1..18) plans with B group key bits in place
  * of config.h's (another plan, another fingerprint: for tuning); --unit U
  * (up to 64 times) measures unit U of the plan, as --largest measures
  * its own (with --sets and --joins as given), and alone draws no sample
