@@ -287,7 +287,7 @@ static int join_bottoms(unit_walk *w, top_chunk *chunk, size_t nb, int more, uin
          * the caches.  Timed on the first, the layout's time came out too
          * long, and the joins' too short by as much times the parts: on
          * one N=28 unit, parts of 16 scaled up took 0.83 of the whole
-         * joins' time (docs/PERFORMANCE.md). */
+         * joins' time a solution (docs/PERFORMANCE.md). */
         qcj_join_shape none = w->shape;
         none.part = none.parts;
         double t = 0, t1 = 0;
