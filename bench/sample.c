@@ -19,8 +19,9 @@
  * tiles]) and scales it ([sampled joins]), so that a unit of N=28 takes
  * minutes where one column set takes an hour (the part's time is scaled
  * by P, and its noise with it: at N=28, eight parts of 16 came to 0.94-0.96
- * of a whole unit's joins a solution on average, and parts of 64 left too
- * little time to measure against the noise; docs/PERFORMANCE.md);
+ * of a whole unit's joins a solution on average; parts of 64, measured
+ * before the layout was timed warm, scattered from 0.30 to 0.96 of it;
+ * docs/PERFORMANCE.md);
  * --memory-units M measures the memory of M of the units drawn, evenly
  * spread over the sample (default: all; at N=28 that pass builds a set's
  * halves again, minutes a unit); --largest L also measures the L units
