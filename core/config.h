@@ -361,6 +361,26 @@ static inline unsigned qcj_set_parts(int n)
 #define QCJ_SORT_STREAMS 4
 #define QCJ_SORT_STREAMS_GROUPS 1024
 
+/* [sort by halves of the key] From this many key bits the halves' sort
+ * into groups (join/unit.c) goes in two passes: by the key's high
+ * QCJ_SORT_COARSE_BITS bits (64 streams of stores, 256 with [sort
+ * streams]), then inside each such coarse group (at N=28 some 64 Ki
+ * halves, 512 KiB, in the L2 cache) by the rest.  The one-pass scatter
+ * over 2^18 groups misses the cache at each store.  Measured with perf on
+ * the Zen 4 development machine (avx512vbmi, N=28 unit 31201435,
+ * qcount_sample --joins 16 --seed 3; 384 groupings, 1.65e9 halves): the
+ * grouping's samples 19.8 s -> 14.8 s with 9 coarse bits and no streams
+ * in the first pass, 15.2 s with them, 14.6 s (with the key laid out in
+ * the counting pass) with 6 bits and streams; the grouping is bound by
+ * memory traffic, some 9 ns a half.  A two-pass sort by the low bits
+ * first, stably by the high (tried before), moved each half twice and
+ * was slower.  With [planes by chunks], the unit's estimate 0.986 of
+ * before (ratio of medians, four runs each, both cores busy), and
+ * unit 18799644's 0.966 (six runs each).  Changes speed alone: the order
+ * inside a group, never a count or the work reported. */
+#define QCJ_SORT_COARSE_FROM_BITS 14
+#define QCJ_SORT_COARSE_BITS 6
+
 /* [bottom tiles] The byte tables' sieve (join/tables_loop.h) cuts the
  * bottoms into tiles of neighbouring key groups whose planes take at most
  * QCJ_TABLES_TILE_BYTES, and meets the tiles one after another with every
@@ -376,6 +396,16 @@ static inline unsigned qcj_set_parts(int n)
  * N=26 (docs/PERFORMANCE.md); the tile size was not measured again with
  * it.  Changes speed alone: no count, no work reported. */
 #define QCJ_TABLES_TILE_BYTES ((size_t)512 << 10)
+
+/* [planes by chunks] The bottoms laid out as the byte tables' planes
+ * (join/tables.h) a chunk of this many at a time, every plane of a chunk
+ * before the next, so that a bottom is read from memory once, not once a
+ * digit.  Measured with perf on the Zen 4 development machine
+ * (avx512vbmi, N=28 unit 31201435, qcount_sample --joins 16 --seed 3,
+ * whose timing lays the bottoms out three times a join): the layout's
+ * samples 12.2 s -> 4.6 s; not measured at other chunk sizes.  Changes
+ * speed alone: no count, no work reported. */
+#define QCJ_TABLES_PLANES_CHUNK 512
 
 /* [compact runs] The blocks of one top group (in a tile: those of one low
  * key part that meet it, [tiles outer]) sweep a copy of their runs of

@@ -35,6 +35,7 @@ void qcj_geometry_init(qcj_geometry *g, int n, int unit_cols, int key_bits, int 
     if (key_bits > slots)
         key_bits = slots;
     g->key_bits = key_bits;
+    g->sort_coarse_from = QCJ_SORT_COARSE_FROM_BITS;
     g->and_bits = slots - key_bits;
     g->wide = force_wide || slots - key_bits > 32;
     g->key_shift = g->wide ? (key_bits ? 64 - key_bits : 63) : 32;   /* k=0: shift < 64 */

@@ -59,6 +59,8 @@ typedef struct qcj_geometry {
     int key_splits;   /* [spread key sample] splits the key's bottoms come from (unit.c) */
     double set_key_from; /* [set key] pairs of halves from which a chunk of tops
                           * gets its set's own key (set_key.h; 0: always) */
+    int sort_coarse_from; /* [sort by halves of the key] key bits from which the
+                           * halves are grouped in two passes (unit.c) */
     int split[2];     /* first row of the second band: top, bottom         */
     uint64_t cell_sig[32][32];   /* [row][col]: the border diagonals of a queen */
     uint64_t inner_sig[32][32];  /* [row][col]: its diagonals crossing its half's split */

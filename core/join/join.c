@@ -379,6 +379,7 @@ static int join_build_with(qc_plan *plan, const qcj_settings *s)
     g->memory_budget = s->memory_budget;
     g->set_key_from = s->set_key_from;
     g->key_splits = s->key_splits;
+    g->sort_coarse_from = s->sort_coarse_from;
     data->set_parts = s->set_units && s->set_parts > 1 ? s->set_parts : 1;
     data->joiner = s->joiner;
     data->block = qcj_block(g);
@@ -416,7 +417,8 @@ qcj_settings qcj_settings_of(int n)
                           .fresh_scratch = n >= QCJ_FRESH_SCRATCH_FROM_N,
                           .memory_budget = n >= QCJ_FRESH_SCRATCH_FROM_N ? QCJ_UNIT_MEMORY_BUDGET : 0,
                           .set_key_from = QCJ_SET_KEY_FROM_PAIRS,
-                          .key_splits = QCJ_SET_KEY_SPLITS};
+                          .key_splits = QCJ_SET_KEY_SPLITS,
+                          .sort_coarse_from = QCJ_SORT_COARSE_FROM_BITS};
 }
 
 static int join_build(qc_plan *plan)

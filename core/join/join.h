@@ -78,6 +78,7 @@ typedef struct qcj_settings {
     size_t memory_budget; /* [memory budget] (unit.c): QCJ_UNIT_MEMORY_BUDGET, as from
                            * QCJ_FRESH_SCRATCH_FROM_N; 0 none */
     double set_key_from;  /* [set key] (unit.c): QCJ_SET_KEY_FROM_PAIRS; 0 every chunk */
+    int sort_coarse_from; /* [sort by halves of the key] (unit.c): QCJ_SORT_COARSE_FROM_BITS */
     int key_splits;       /* [spread key sample] (unit.c): QCJ_SET_KEY_SPLITS; 0 the first
                            * join's bottoms alone */
 } qcj_settings;

@@ -35,6 +35,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+#include "config.h"
 
 #define QCJ_TABLES_PAD 64         /* bytes readable past a plane's end */
 
@@ -55,19 +58,25 @@ static inline int qcj_tables_digits(int bits, int digit_bits)
 
 /* The planes of the len bottoms `low`, in digits of digit_bits: byte p of
  * plane j (at planes + j * stride) is bits digit_bits*j.. of bottom p; the
- * padding past len is zero. */
+ * padding past len is zero.  [planes by chunks] The bottoms are taken
+ * QCJ_TABLES_PLANES_CHUNK at a time, every plane of a chunk made before
+ * the next, so that each bottom is read from memory once, not once a
+ * digit (see config.h for the measurement). */
 static inline void qcj_tables_planes(const uint64_t *low, size_t len, int digit_bits, int digits,
                                      uint8_t *planes, size_t stride)
 {
     const uint64_t mask = (1u << digit_bits) - 1u;
-    for (int j = 0; j < digits; j++) {
-        uint8_t *plane = planes + (size_t)j * stride;
-        const int shift = digit_bits * j;
-        for (size_t p = 0; p < len; p++)
-            plane[p] = (uint8_t)((low[p] >> shift) & mask);
-        for (size_t p = len; p < stride; p++)
-            plane[p] = 0;
+    for (size_t from = 0; from < len; from += QCJ_TABLES_PLANES_CHUNK) {
+        const size_t to = len - from < QCJ_TABLES_PLANES_CHUNK ? len : from + QCJ_TABLES_PLANES_CHUNK;
+        for (int j = 0; j < digits; j++) {
+            uint8_t *plane = planes + (size_t)j * stride;
+            const int shift = digit_bits * j;
+            for (size_t p = from; p < to; p++)
+                plane[p] = (uint8_t)((low[p] >> shift) & mask);
+        }
     }
+    for (int j = 0; j < digits; j++)
+        memset(planes + (size_t)j * stride + len, 0, stride - len);
 }
 
 /* [bit planes] Byte b of the result (b < bits): which of the n (<= 8)

@@ -37,13 +37,108 @@
 #include "orbits.h"
 #include "unit.h"
 
+/* [sort streams] The buckets ((x >> shift) & mask) of the n halves at
+ * src counted into cnt[c * buckets + bucket] by the QCJ_SORT_STREAMS
+ * streams c of the input (stream c: [c * part, (c + 1) * part), the last
+ * to n), side by side; with a key, each half first laid out by it, in
+ * place ([set key]). */
+static void count_streams(uint64_t *src, size_t n, const qcj_set_key *set_key, int shift,
+                          uint64_t mask, uint32_t *cnt, size_t buckets)
+{
+    enum { S = QCJ_SORT_STREAMS };
+    const size_t part = n / S;
+    memset(cnt, 0, S * buckets * sizeof *cnt);
+    for (size_t i = 0; i < part; i++)
+        for (size_t c = 0; c < S; c++) {
+            uint64_t x = src[c * part + i];
+            if (set_key)
+                src[c * part + i] = x = qcj_set_key_apply(set_key, x);
+            cnt[c * buckets + ((x >> shift) & mask)]++;
+        }
+    for (size_t i = S * part; i < n; i++) {
+        uint64_t x = src[i];
+        if (set_key)
+            src[i] = x = qcj_set_key_apply(set_key, x);
+        cnt[(S - 1) * buckets + ((x >> shift) & mask)]++;
+    }
+}
+
+/* ... and placed in dst, ANDed with keep, stream c's halves of each
+ * bucket from ptr[c * buckets + bucket] on. */
+static void place_streams(const uint64_t *src, size_t n, int shift, uint64_t mask, uint32_t *ptr,
+                          size_t buckets, uint64_t *dst, uint64_t keep)
+{
+    enum { S = QCJ_SORT_STREAMS };
+    const size_t part = n / S;
+    for (size_t i = 0; i < part; i++)
+        for (size_t c = 0; c < S; c++) {
+            const uint64_t x = src[c * part + i];
+            dst[ptr[c * buckets + ((x >> shift) & mask)]++] = x & keep;
+        }
+    for (size_t i = S * part; i < n; i++)
+        dst[ptr[(S - 1) * buckets + ((src[i] >> shift) & mask)]++] = src[i] & keep;
+}
+
+/* [sort by halves of the key] The key bits of the first pass's coarse
+ * groups. */
+static int coarse_bits(int key_bits)
+{
+    return key_bits < QCJ_SORT_COARSE_BITS ? key_bits : QCJ_SORT_COARSE_BITS;
+}
+
+/* [sort by halves of the key] The len halves at raw (overwritten) into
+ * their 2^key_bits groups at dst, the groups' starts into off (off[2^k]
+ * the end): first into the coarse groups of the key's high bits (in
+ * dst), then each coarse group, copied back into raw, into its groups.
+ * With many groups a one-pass scatter writes each half to one of as many
+ * places scattered over an array larger than the caches, a miss a half;
+ * here the first pass writes a few hundred streams and the second one
+ * coarse group's bytes, in the caches.  Both passes count and place by
+ * [sort streams].  cnt and ptr: QCJ_SORT_STREAMS counters each for every
+ * coarse group and for every group of a coarse group.  Measured: see
+ * config.h, QCJ_SORT_COARSE_FROM_BITS. */
+static void group_coarse(const qcj_set_key *set_key, uint64_t *raw, size_t len, uint64_t *dst,
+                         uint32_t *off, uint32_t *cnt, uint32_t *ptr, int key_bits, int shift,
+                         uint64_t keep)
+{
+    enum { S = QCJ_SORT_STREAMS };
+    const int cb = coarse_bits(key_bits), lb = key_bits - cb;
+    const size_t coarse = (size_t)1 << cb, fine = (size_t)1 << lb;
+    count_streams(raw, len, set_key, shift + lb, coarse - 1, cnt, coarse);
+    uint32_t at = 0;
+    for (size_t h = 0; h < coarse; h++) {
+        off[h << lb] = at;                      /* the coarse group's start, for now */
+        for (size_t c = 0; c < S; c++) {
+            ptr[c * coarse + h] = at;
+            at += cnt[c * coarse + h];
+        }
+    }
+    off[(size_t)1 << key_bits] = at;
+    place_streams(raw, len, shift + lb, coarse - 1, ptr, coarse, dst, ~(uint64_t)0);
+    for (size_t h = 0; h < coarse; h++) {
+        const size_t from = off[h << lb], to = off[(h + 1) << lb];
+        count_streams(dst + from, to - from, NULL, shift, fine - 1, cnt, fine);
+        at = (uint32_t)from;
+        for (size_t f = 0; f < fine; f++) {
+            off[(h << lb) + f] = at;
+            for (size_t c = 0; c < S; c++) {
+                ptr[c * fine + f] = at;
+                at += cnt[c * fine + f];
+            }
+        }
+        memcpy(raw + from, dst + from, (to - from) * sizeof *raw);
+        place_streams(raw + from, to - from, shift, fine - 1, ptr, fine, dst, keep);
+    }
+}
+
 /* The halves of one column set sorted into groups by their key diagonals
- * (joiner.h), in the side's vectors: a counting sort.  [sort streams]
- * Halves that come one after another often share their key, so one
- * counter bumped again and again waits on its own last store; with few
- * groups the input is cut into QCJ_SORT_STREAMS parts, each counted and
- * placed with counters of its own, side by side (a group holds each
- * part's halves in turn; the order inside a group changes no count). */
+ * (joiner.h), in the side's vectors: a counting sort; raw is overwritten.
+ * [sort streams] Halves that come one after another often share their
+ * key, so one counter bumped again and again waits on its own last
+ * store; with few groups the input is cut into QCJ_SORT_STREAMS parts,
+ * each counted and placed with counters of its own, side by side (a
+ * group holds each part's halves in turn; the order inside a group
+ * changes no count).  With many, [sort by halves of the key]. */
 static int group_halves(const qcj_geometry *g, const qcj_set_key *set_key, uint64_t *raw,
                         size_t len, qcj_vec *offv, qcj_vec *lowv, qcj_groups *out)
 {
@@ -51,14 +146,25 @@ static int group_halves(const qcj_geometry *g, const qcj_set_key *set_key, uint6
     const size_t count = (size_t)1 << g->key_bits;
     const int shift = g->key_shift;
     const uint64_t kmask = count - 1, keep = ~(kmask << shift);
+    const int coarse = g->key_bits >= g->sort_coarse_from;
     const size_t streams = count <= QCJ_SORT_STREAMS_GROUPS && len >= S * count ? S : 1;
     /* off: the groups' starts; fill: each stream's counters, then fill
-     * pointers (stream c's of group key at fill[c * count + key]) */
-    uint32_t *off = qcj_vec_reserve(offv, (count + 1 + streams * count) * sizeof *off, 0);
+     * pointers (stream c's of group key at fill[c * count + key]); or,
+     * coarse, the passes' counters and pointers */
+    const int cb = coarse_bits(g->key_bits), lb = g->key_bits - cb;
+    const size_t most = (size_t)1 << (cb > lb ? cb : lb);   /* coarse groups, or a coarse's */
+    const size_t fills = coarse ? 2 * S * most : streams * count;
+    uint32_t *off = qcj_vec_reserve(offv, (count + 1 + fills) * sizeof *off, 0);
     uint64_t *low = qcj_vec_reserve(lowv, (len ? len : 1) * sizeof *low, 0);
     if (!off || !low || len >= UINT32_MAX)
         return QC_ENOMEM;
     uint32_t *fill = off + count + 1;
+    out->off = off;
+    out->low = low;
+    if (coarse) {
+        group_coarse(set_key, raw, len, low, off, fill, fill + S * most, g->key_bits, shift, keep);
+        return QC_OK;
+    }
     memset(fill, 0, streams * count * sizeof *fill);
     for (size_t i = 0; set_key && i < len; i++)
         raw[i] = qcj_set_key_apply(set_key, raw[i]);   /* [set key] */
@@ -91,8 +197,6 @@ static int group_halves(const qcj_geometry *g, const qcj_set_key *set_key, uint6
     for (size_t i = streams == S ? S * part : 0; i < len; i++)
         low[fill[(streams - 1) * count + KEY(raw[i])]++] = raw[i] & keep;
 #undef KEY
-    out->off = off;
-    out->low = low;
     return QC_OK;
 }
 

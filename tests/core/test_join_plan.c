@@ -178,6 +178,8 @@ static void test_parameters(const known_count *known)
                     s.joiner = variant & 2 ? QCJ_JOIN_AND : QCJ_JOIN_TABLES;
                     s.large_bands = (variant & 4) != 0;
                     s.set_key_from = variant & 8 ? 0 : s.set_key_from;   /* [set key] always */
+                    /* [sort by halves of the key] at any key bits, or never */
+                    s.sort_coarse_from = variant % 3 == 0 ? 1 : variant % 3 == 1 ? 64 : 2;
                     qc_u128 total = 0;
                     int rc = qcj_count_with(n, &s, &total, NULL);
                     CHECK(rc == QC_OK && total == known[n].total,
@@ -186,6 +188,25 @@ static void test_parameters(const known_count *known)
                           (unsigned long long)known[n].total);
                 }
     }
+}
+
+/* [sort by halves of the key] The halves grouped in two passes, at the
+ * key bits of the record sizes (many groups, most empty) and at few, and
+ * in one, against the published totals. */
+static void test_coarse_sort(const known_count *known)
+{
+    for (int n = 12; n <= 15; n++)
+        for (int k = 9; k <= 15; k += 3)
+            for (int from = 1; from <= 64; from += 63) {
+                qcj_settings s = qcj_settings_of(n);
+                s.key_bits = k;
+                s.sort_coarse_from = from;
+                qc_u128 total = 0;
+                int rc = qcj_count_with(n, &s, &total, NULL);
+                CHECK(rc == QC_OK && total == known[n].total,
+                      "n=%d k=%d coarse from %d: got %llu, want %llu", n, k, from,
+                      (unsigned long long)total, (unsigned long long)known[n].total);
+            }
 }
 
 /* [even slices] Patterns cut into slices of their column sets, sharing
@@ -898,6 +919,7 @@ int main(int argc, char **argv)
     test_weights();
     test_engine(26);
     test_parameters(known);
+    test_coarse_sort(known);
     test_slices(known);
     test_split_build();
     test_plan_reuse(known);
