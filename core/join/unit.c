@@ -263,6 +263,17 @@ typedef struct top_chunk {
     qcj_groups groups;
 } top_chunk;
 
+/* [tops held grouped] Under a memory budget, with the middle queen
+ * carried (no spared copy of the tops), a chunk of tops is held grouped
+ * alone while it is joined: its raw copy is freed once grouped, and the
+ * last chunk's grouped tops and bottoms before the next is built, so a
+ * unit holds 16 bytes a top only while they are grouped, with no bottom
+ * grouped yet, and 8 while bottoms are joined (budget_cap). */
+static int held_tops(const unit_walk *w)
+{
+    return w->p->geo.memory_budget && w->joiner->middle == QCJ_MIDDLE_CARRIED;
+}
+
 /* [halves capped] The next chunk of the tops on top column set s, from
  * split *at on (halves.h), into *tops, ungrouped; none (count 0) when
  * every split is taken or none has a top. */
@@ -368,6 +379,8 @@ static int join_bottoms(unit_walk *w, top_chunk *chunk, size_t nb, int more, uin
                          &chunk->groups) != QC_OK)
             return QC_ENOMEM;
         chunk->grouped = 1;
+        if (held_tops(w))
+            qcj_vec_free(&sc->raw[0]);      /* [tops held grouped] */
     }
     const qcj_groups *tops = &chunk->groups;
     if (group_halves(g, chunk->key, sc->raw[1].p, nb, &sc->off[1], &sc->low[1], &bottoms) != QC_OK)
@@ -520,6 +533,12 @@ static int count_set(unit_walk *w, uint32_t s)
     size_t at = w->tops_from;
     while (at < w->tops_to.count) {
         top_chunk tops;
+        if (held_tops(w)) {                 /* [tops held grouped] the last chunk's */
+            qcj_scratch *sc = w->sc;
+            qcj_vec *last[] = {&sc->low[0], &sc->raw[1], &sc->low[1], &sc->join_work};
+            for (size_t i = 0; i < sizeof last / sizeof *last; i++)
+                qcj_vec_free(last[i]);
+        }
         int rc = make_tops(w, s, &at, &tops);
         if (rc != QC_OK || tops.count == 0)
             return rc;
@@ -581,6 +600,16 @@ static void budget_cap(unit_walk *w)
         bottoms = g->halves_cap;
     size_t tops = room > bottoms * QCJ_BOTTOM_BYTES
                 ? (room - bottoms * QCJ_BOTTOM_BYTES) / QCJ_TOP_BYTES : 0;
+    if (held_tops(w)) {
+        /* [tops held grouped] the larger of: the tops grouping (raw and
+         * grouped) beside the first chunk of raw bottoms, and the tops
+         * grouped alone beside a chunk of bottoms joined */
+        const size_t grouping = room > bottoms * QCJ_BOTTOM_RAW_BYTES
+                              ? (room - bottoms * QCJ_BOTTOM_RAW_BYTES) / QCJ_TOP_BYTES : 0;
+        const size_t joining = room > bottoms * QCJ_BOTTOM_BYTES
+                             ? (room - bottoms * QCJ_BOTTOM_BYTES) / QCJ_TOP_HELD_BYTES : 0;
+        tops = grouping < joining ? grouping : joining;
+    }
     if (tops < least)
         tops = least;
     if (tops > QCJ_TOPS_CAP_MOST)
