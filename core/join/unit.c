@@ -603,9 +603,10 @@ static void budget_cap(unit_walk *w)
     size_t tops = room > bottoms * QCJ_BOTTOM_BYTES
                 ? (room - bottoms * QCJ_BOTTOM_BYTES) / QCJ_TOP_BYTES : 0;
     if (held_tops(w)) {
-        /* [tops held grouped] the larger of: the tops grouping (raw and
-         * grouped) beside the first chunk of raw bottoms, and the tops
-         * grouped alone beside a chunk of bottoms joined */
+        /* [tops held grouped] the unit peaks either while the tops are
+         * grouped (raw and grouped) beside the first chunk of raw
+         * bottoms, or while they are joined (grouped alone) beside a
+         * chunk of bottoms: the chunk of tops fits the room in both */
         const size_t grouping = room > bottoms * QCJ_BOTTOM_RAW_BYTES
                               ? (room - bottoms * QCJ_BOTTOM_RAW_BYTES) / QCJ_TOP_BYTES : 0;
         const size_t joining = room > bottoms * QCJ_BOTTOM_BYTES
