@@ -378,11 +378,12 @@ static inline unsigned qcj_set_parts(int n)
  * halves, 512 KiB, in the L2 cache) by the rest.  The one-pass scatter
  * over 2^18 groups misses the cache at each store.  Measured with perf on
  * the Zen 4 development machine (avx512vbmi, N=28 unit 31201435,
- * qcount_sample --joins 16 --seed 3; 384 groupings, 1.65e9 halves): the
+ * qcount_sample --joins 16, parts 12 and 7 of 16: the grouping does
+ * not depend on the part; 432 groupings, 1.85e9 halves): the
  * grouping's samples 19.8 s -> 14.8 s with 9 coarse bits and no streams
  * in the first pass, 15.2 s with them, 14.6 s (with the key laid out in
  * the counting pass) with 6 bits and streams; the grouping is bound by
- * memory traffic, some 9 ns a half.  A two-pass sort by the low bits
+ * memory traffic, some 8 ns a half.  A two-pass sort by the low bits
  * first, stably by the high (tried before), moved each half twice and
  * was slower.  With [planes by chunks], the unit's estimate 0.986 of
  * before (ratio of medians, four runs each, both cores busy), and
@@ -411,8 +412,8 @@ static inline unsigned qcj_set_parts(int n)
  * (join/tables.h) a chunk of this many at a time, every plane of a chunk
  * before the next, so that a bottom is read from memory once, not once a
  * digit.  Measured with perf on the Zen 4 development machine
- * (avx512vbmi, N=28 unit 31201435, qcount_sample --joins 16 --seed 3,
- * whose timing lays the bottoms out three times a join): the layout's
+ * (avx512vbmi, N=28 unit 31201435, qcount_sample --joins 16, whose
+ * timing lays the bottoms out three times a join): the layout's
  * samples 12.2 s -> 4.6 s; not measured at other chunk sizes.  Changes
  * speed alone: no count, no work reported. */
 #define QCJ_TABLES_PLANES_CHUNK 512
