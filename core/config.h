@@ -381,8 +381,9 @@ static inline unsigned qcj_set_parts(int n)
  * qcount_sample --joins 16, parts 12 and 7 of 16: the grouping does
  * not depend on the part; 432 groupings, 1.85e9 halves): the
  * grouping's samples 19.8 s -> 14.8 s with 9 coarse bits and no streams
- * in the first pass, 15.2 s with them, 14.6 s (with the key laid out in
- * the counting pass) with 6 bits and streams; the grouping is bound by
+ * in the first pass, 15.2 s with them, 15.0 s (with the key laid out in
+ * the counting pass) with 6 bits and streams, as kept: the three alike,
+ * as the grouping is bound by
  * memory traffic, some 8 ns a half.  A two-pass sort by the low bits
  * first, stably by the high (tried before), moved each half twice and
  * was slower.  With [planes by chunks], the unit's estimate 0.986 of
