@@ -304,13 +304,9 @@ static inline unsigned qcj_set_parts(int n)
  * bottom together. */
 #define QCJ_TOP_BYTES 16
 #define QCJ_BOTTOM_BYTES 26
-/* ... [tops held grouped] (join/unit.c): a top while its chunk is joined
- * (its grouped copy alone), and a bottom before it is grouped (its raw
- * copy): with the raw tops freed once grouped, a chunk of tops may hold
- * as many as fit both while they are grouped, beside the first bottoms
- * built, and while they are joined. */
+/* ... [tops held grouped] (join/unit.c): a top grouped in place and held
+ * so while its chunk is joined. */
 #define QCJ_TOP_HELD_BYTES 8
-#define QCJ_BOTTOM_RAW_BYTES 8
 /* ... and the most tops a chunk holds whatever the budget: a group's
  * offsets are 32-bit. */
 #define QCJ_TOPS_CAP_MOST ((size_t)1 << 28)

@@ -38,45 +38,60 @@
 #include "unit.h"
 
 /* [sort streams] The buckets ((x >> shift) & mask) of the n halves at
- * src counted into cnt[c * buckets + bucket] by the QCJ_SORT_STREAMS
- * streams c of the input (stream c: [c * part, (c + 1) * part), the last
- * to n), side by side; with a key, each half first laid out by it, in
- * place ([set key]). */
-static void count_streams(uint64_t *src, size_t n, const qcj_set_key *set_key, int shift,
-                          uint64_t mask, uint32_t *cnt, size_t buckets)
+ * src counted into cnt[c * buckets + bucket] by the streams c of the
+ * input (stream c: [c * part, (c + 1) * part), the last to n), side by
+ * side; with a key, each half first laid out by it, in place ([set
+ * key]). */
+static void count_streams(uint64_t *src, size_t n, size_t streams, const qcj_set_key *set_key,
+                          int shift, uint64_t mask, uint32_t *cnt, size_t buckets)
 {
-    enum { S = QCJ_SORT_STREAMS };
-    const size_t part = n / S;
-    memset(cnt, 0, S * buckets * sizeof *cnt);
+    const size_t part = n / streams;
+    memset(cnt, 0, streams * buckets * sizeof *cnt);
     for (size_t i = 0; i < part; i++)
-        for (size_t c = 0; c < S; c++) {
+        for (size_t c = 0; c < streams; c++) {
             uint64_t x = src[c * part + i];
             if (set_key)
                 src[c * part + i] = x = qcj_set_key_apply(set_key, x);
             cnt[c * buckets + ((x >> shift) & mask)]++;
         }
-    for (size_t i = S * part; i < n; i++) {
+    for (size_t i = streams * part; i < n; i++) {
         uint64_t x = src[i];
         if (set_key)
             src[i] = x = qcj_set_key_apply(set_key, x);
-        cnt[(S - 1) * buckets + ((x >> shift) & mask)]++;
+        cnt[(streams - 1) * buckets + ((x >> shift) & mask)]++;
     }
 }
 
-/* ... and placed in dst, ANDed with keep, stream c's halves of each
- * bucket from ptr[c * buckets + bucket] on. */
-static void place_streams(const uint64_t *src, size_t n, int shift, uint64_t mask, uint32_t *ptr,
-                          size_t buckets, uint64_t *dst, uint64_t keep)
+/* ... the counters made each stream's first place in its bucket, in
+ * place, from at on: a bucket holds each stream's halves in turn, its
+ * start at off[bucket * step]; returns the end of the last. */
+static uint32_t stream_starts(uint32_t *cnt, size_t buckets, size_t streams, uint32_t at,
+                              uint32_t *off, size_t step)
 {
-    enum { S = QCJ_SORT_STREAMS };
-    const size_t part = n / S;
+    for (size_t b = 0; b < buckets; b++) {
+        off[b * step] = at;
+        for (size_t c = 0; c < streams; c++) {
+            const uint32_t n = cnt[c * buckets + b];
+            cnt[c * buckets + b] = at;
+            at += n;
+        }
+    }
+    return at;
+}
+
+/* ... and the halves placed in dst, ANDed with keep, stream c's halves of
+ * each bucket from ptr[c * buckets + bucket] on. */
+static void place_streams(const uint64_t *src, size_t n, size_t streams, int shift, uint64_t mask,
+                          uint32_t *ptr, size_t buckets, uint64_t *dst, uint64_t keep)
+{
+    const size_t part = n / streams;
     for (size_t i = 0; i < part; i++)
-        for (size_t c = 0; c < S; c++) {
+        for (size_t c = 0; c < streams; c++) {
             const uint64_t x = src[c * part + i];
             dst[ptr[c * buckets + ((x >> shift) & mask)]++] = x & keep;
         }
-    for (size_t i = S * part; i < n; i++)
-        dst[ptr[(S - 1) * buckets + ((src[i] >> shift) & mask)]++] = src[i] & keep;
+    for (size_t i = streams * part; i < n; i++)
+        dst[ptr[(streams - 1) * buckets + ((src[i] >> shift) & mask)]++] = src[i] & keep;
 }
 
 /* [sort by halves of the key] The key bits of the first pass's coarse
@@ -94,40 +109,76 @@ static int coarse_bits(int key_bits)
  * places scattered over an array larger than the caches, a miss a half;
  * here the first pass writes a few hundred streams and the second one
  * coarse group's bytes, in the caches.  Both passes count and place by
- * [sort streams].  cnt and ptr: QCJ_SORT_STREAMS counters each for every
- * coarse group and for every group of a coarse group.  Measured: see
- * config.h, QCJ_SORT_COARSE_FROM_BITS. */
+ * [sort streams].  cnt: QCJ_SORT_STREAMS counters for every coarse
+ * group, and for every group of a coarse group.  Measured: see config.h,
+ * QCJ_SORT_COARSE_FROM_BITS. */
 static void group_coarse(const qcj_set_key *set_key, uint64_t *raw, size_t len, uint64_t *dst,
-                         uint32_t *off, uint32_t *cnt, uint32_t *ptr, int key_bits, int shift,
-                         uint64_t keep)
+                         uint32_t *off, uint32_t *cnt, int key_bits, int shift, uint64_t keep)
 {
     enum { S = QCJ_SORT_STREAMS };
     const int cb = coarse_bits(key_bits), lb = key_bits - cb;
     const size_t coarse = (size_t)1 << cb, fine = (size_t)1 << lb;
-    count_streams(raw, len, set_key, shift + lb, coarse - 1, cnt, coarse);
-    uint32_t at = 0;
-    for (size_t h = 0; h < coarse; h++) {
-        off[h << lb] = at;                      /* the coarse group's start, for now */
-        for (size_t c = 0; c < S; c++) {
-            ptr[c * coarse + h] = at;
-            at += cnt[c * coarse + h];
-        }
-    }
-    off[(size_t)1 << key_bits] = at;
-    place_streams(raw, len, shift + lb, coarse - 1, ptr, coarse, dst, ~(uint64_t)0);
+    count_streams(raw, len, S, set_key, shift + lb, coarse - 1, cnt, coarse);
+    off[(size_t)1 << key_bits] = stream_starts(cnt, coarse, S, 0, off, fine);
+    place_streams(raw, len, S, shift + lb, coarse - 1, cnt, coarse, dst, ~(uint64_t)0);
     for (size_t h = 0; h < coarse; h++) {
         const size_t from = off[h << lb], to = off[(h + 1) << lb];
-        count_streams(dst + from, to - from, NULL, shift, fine - 1, cnt, fine);
-        at = (uint32_t)from;
-        for (size_t f = 0; f < fine; f++) {
-            off[(h << lb) + f] = at;
-            for (size_t c = 0; c < S; c++) {
-                ptr[c * fine + f] = at;
-                at += cnt[c * fine + f];
-            }
-        }
+        count_streams(dst + from, to - from, S, NULL, shift, fine - 1, cnt, fine);
+        stream_starts(cnt, fine, S, (uint32_t)from, off + (h << lb), 1);
         memcpy(raw + from, dst + from, (to - from) * sizeof *raw);
-        place_streams(raw + from, to - from, shift, fine - 1, ptr, fine, dst, keep);
+        place_streams(raw + from, to - from, S, shift, fine - 1, cnt, fine, dst, keep);
+    }
+}
+
+/* [grouped in place] The n halves at a permuted, in place, into their
+ * buckets ((x >> shift) & mask), which start at off[bucket * step] (and
+ * the last ends at n): each half is read, and swapped into the next free
+ * place of its bucket until one of the bucket being filled comes back (a
+ * cycle); a half is ANDed with keep as it comes to its place.  head:
+ * the buckets' next places. */
+static void flag_sort(uint64_t *a, size_t n, int shift, uint64_t mask, const uint32_t *off,
+                      size_t step, uint32_t *head, size_t buckets, uint64_t keep)
+{
+    for (size_t b = 0; b < buckets; b++)
+        head[b] = off[b * step];
+    for (size_t b = 0; b < buckets; b++) {
+        const uint32_t end = b + 1 < buckets ? off[(b + 1) * step] : (uint32_t)n;
+        while (head[b] < end) {
+            uint64_t x = a[head[b]];
+            for (size_t to = (x >> shift) & mask; to != b; to = (x >> shift) & mask) {
+                const uint64_t y = a[head[to]];
+                __builtin_prefetch(&a[head[to] + 8]);   /* the bucket's next line */
+                a[head[to]++] = x & keep;
+                x = y;
+            }
+            a[head[b]++] = x & keep;
+        }
+    }
+}
+
+/* [grouped in place] The len halves at raw sorted into their 2^key_bits
+ * groups in place, the groups' starts into off: by the key's high bits
+ * into coarse groups, then each coarse group by the low bits (flag_sort),
+ * so that the cycles of the second pass stay in one coarse group's bytes.
+ * No second copy of the halves: 8 bytes a half, for cycles of dependent
+ * loads (config.h, QCJ_TOP_HELD_BYTES).  cnt: counters for every coarse
+ * group, and for every group of a coarse group; head as many again. */
+static void group_in_place(const qcj_set_key *set_key, uint64_t *raw, size_t len, uint32_t *off,
+                           uint32_t *cnt, uint32_t *head, int key_bits, int shift, uint64_t keep)
+{
+    const int cb = coarse_bits(key_bits), lb = key_bits - cb;
+    const size_t coarse = (size_t)1 << cb, fine = (size_t)1 << lb;
+    count_streams(raw, len, 1, set_key, shift + lb, coarse - 1, cnt, coarse);
+    off[(size_t)1 << key_bits] = stream_starts(cnt, coarse, 1, 0, off, fine);
+    flag_sort(raw, len, shift + lb, coarse - 1, off, fine, head, coarse, lb ? ~(uint64_t)0 : keep);
+    for (size_t h = 0; lb && h < coarse; h++) {
+        const size_t from = off[h << lb], to = off[(h + 1) << lb];
+        count_streams(raw + from, to - from, 1, NULL, shift, fine - 1, cnt, fine);
+        uint32_t *starts = off + (h << lb);
+        stream_starts(cnt, fine, 1, 0, starts, 1);          /* from the coarse group's start */
+        flag_sort(raw + from, to - from, shift, fine - 1, starts, 1, head, fine, keep);
+        for (size_t f = 0; f < fine; f++)
+            starts[f] += (uint32_t)from;
     }
 }
 
@@ -138,9 +189,10 @@ static void group_coarse(const qcj_set_key *set_key, uint64_t *raw, size_t len, 
  * store; with few groups the input is cut into QCJ_SORT_STREAMS parts,
  * each counted and placed with counters of its own, side by side (a
  * group holds each part's halves in turn; the order inside a group
- * changes no count).  With many, [sort by halves of the key]. */
+ * changes no count).  With many, [sort by halves of the key].  With
+ * in_place, [grouped in place]: the groups are raw's, lowv unused. */
 static int group_halves(const qcj_geometry *g, const qcj_set_key *set_key, uint64_t *raw,
-                        size_t len, qcj_vec *offv, qcj_vec *lowv, qcj_groups *out)
+                        size_t len, int in_place, qcj_vec *offv, qcj_vec *lowv, qcj_groups *out)
 {
     enum { S = QCJ_SORT_STREAMS };
     const size_t count = (size_t)1 << g->key_bits;
@@ -148,55 +200,28 @@ static int group_halves(const qcj_geometry *g, const qcj_set_key *set_key, uint6
     const uint64_t kmask = count - 1, keep = ~(kmask << shift);
     const int coarse = g->key_bits >= g->sort_coarse_from;
     const size_t streams = count <= QCJ_SORT_STREAMS_GROUPS && len >= S * count ? S : 1;
-    /* off: the groups' starts; fill: each stream's counters, then fill
-     * pointers (stream c's of group key at fill[c * count + key]); or,
-     * coarse, the passes' counters and pointers */
+    /* off: the groups' starts; after them the counters of the passes
+     * (S for each coarse group or each group of a coarse group), or of
+     * the streams of each group */
     const int cb = coarse_bits(g->key_bits), lb = g->key_bits - cb;
     const size_t most = (size_t)1 << (cb > lb ? cb : lb);   /* coarse groups, or a coarse's */
-    const size_t fills = coarse ? 2 * S * most : streams * count;
-    uint32_t *off = qcj_vec_reserve(offv, (count + 1 + fills) * sizeof *off, 0);
-    uint64_t *low = qcj_vec_reserve(lowv, (len ? len : 1) * sizeof *low, 0);
+    const size_t counters = in_place ? 2 * most : coarse ? S * most : streams * count;
+    uint32_t *off = qcj_vec_reserve(offv, (count + 1 + counters) * sizeof *off, 0);
+    uint64_t *low = in_place ? raw : qcj_vec_reserve(lowv, (len ? len : 1) * sizeof *low, 0);
     if (!off || !low || len >= UINT32_MAX)
         return QC_ENOMEM;
-    uint32_t *fill = off + count + 1;
+    uint32_t *cnt = off + count + 1;
     out->off = off;
     out->low = low;
-    if (coarse) {
-        group_coarse(set_key, raw, len, low, off, fill, fill + S * most, g->key_bits, shift, keep);
-        return QC_OK;
+    if (in_place)
+        group_in_place(set_key, raw, len, off, cnt, cnt + most, g->key_bits, shift, keep);
+    else if (coarse)
+        group_coarse(set_key, raw, len, low, off, cnt, g->key_bits, shift, keep);
+    else {
+        count_streams(raw, len, streams, set_key, shift, kmask, cnt, count);
+        off[count] = stream_starts(cnt, count, streams, 0, off, 1);
+        place_streams(raw, len, streams, shift, kmask, cnt, count, low, keep);
     }
-    memset(fill, 0, streams * count * sizeof *fill);
-    for (size_t i = 0; set_key && i < len; i++)
-        raw[i] = qcj_set_key_apply(set_key, raw[i]);   /* [set key] */
-#define KEY(x) ((size_t)(((x) >> shift) & kmask))
-    const size_t part = len / streams;  /* stream c: [c*part, (c+1)*part), the last to len */
-    if (streams == S) {
-        for (size_t i = 0; i < part; i++)
-            for (size_t c = 0; c < S; c++)
-                fill[c * count + KEY(raw[c * part + i])]++;
-    }
-    for (size_t i = streams == S ? S * part : 0; i < len; i++)   /* the rest: the last stream's */
-        fill[(streams - 1) * count + KEY(raw[i])]++;
-    uint32_t at = 0;
-    for (size_t key = 0; key < count; key++) {
-        off[key] = at;
-        for (size_t c = 0; c < streams; c++) {
-            const uint32_t n = fill[c * count + key];
-            fill[c * count + key] = at;
-            at += n;
-        }
-    }
-    off[count] = at;
-    if (streams == S) {
-        for (size_t i = 0; i < part; i++)
-            for (size_t c = 0; c < S; c++) {
-                const uint64_t x = raw[c * part + i];
-                low[fill[c * count + KEY(x)]++] = x & keep;
-            }
-    }
-    for (size_t i = streams == S ? S * part : 0; i < len; i++)
-        low[fill[(streams - 1) * count + KEY(raw[i])]++] = raw[i] & keep;
-#undef KEY
     return QC_OK;
 }
 
@@ -264,11 +289,11 @@ typedef struct top_chunk {
 } top_chunk;
 
 /* [tops held grouped] Under a memory budget, with the middle queen
- * carried (no spared copy of the tops), a chunk of tops is held grouped
- * alone while it is joined: its raw copy is freed once grouped, and the
- * last chunk's grouped tops and bottoms before the next is built, so a
- * unit holds 16 bytes a top only while they are grouped, with no bottom
- * grouped yet, and 8 while bottoms are joined (budget_cap). */
+ * carried (no spared copy of the tops), a chunk of tops is grouped in
+ * place ([grouped in place]) and held so while it is joined, and the
+ * last chunk's bottoms are freed before the next chunk is built: a unit
+ * holds 8 bytes a top, which leaves room for longer chunks of tops, and
+ * so fewer builds of the bottoms (budget_cap). */
 static int held_tops(const unit_walk *w)
 {
     return w->p->geo.memory_budget && w->joiner->middle == QCJ_MIDDLE_CARRIED;
@@ -375,15 +400,14 @@ static int join_bottoms(unit_walk *w, top_chunk *chunk, size_t nb, int more, uin
                                (double)chunk->count * total, &sc->key_sample, &sc->set_key);
             chunk->key = &sc->set_key;
         }
-        if (group_halves(g, chunk->key, sc->raw[0].p, chunk->count, &sc->off[0], &sc->low[0],
-                         &chunk->groups) != QC_OK)
+        if (group_halves(g, chunk->key, sc->raw[0].p, chunk->count, held_tops(w), &sc->off[0],
+                         &sc->low[0], &chunk->groups) != QC_OK)   /* [tops held grouped] */
             return QC_ENOMEM;
         chunk->grouped = 1;
-        if (held_tops(w))
-            qcj_vec_free(&sc->raw[0]);      /* [tops held grouped] */
     }
     const qcj_groups *tops = &chunk->groups;
-    if (group_halves(g, chunk->key, sc->raw[1].p, nb, &sc->off[1], &sc->low[1], &bottoms) != QC_OK)
+    if (group_halves(g, chunk->key, sc->raw[1].p, nb, 0, &sc->off[1], &sc->low[1], &bottoms)
+        != QC_OK)
         return QC_ENOMEM;
     if (chunk->key)
         mid = qcj_set_key_apply(chunk->key, mid);
@@ -533,9 +557,9 @@ static int count_set(unit_walk *w, uint32_t s)
     size_t at = w->tops_from;
     while (at < w->tops_to.count) {
         top_chunk tops;
-        if (held_tops(w)) {                 /* [tops held grouped] the last chunk's */
+        if (held_tops(w)) {                 /* [tops held grouped] the last chunk's bottoms */
             qcj_scratch *sc = w->sc;
-            qcj_vec *last[] = {&sc->low[0], &sc->raw[1], &sc->low[1], &sc->join_work};
+            qcj_vec *last[] = {&sc->raw[1], &sc->low[1], &sc->join_work};
             for (size_t i = 0; i < sizeof last / sizeof *last; i++)
                 qcj_vec_free(last[i]);
         }
@@ -602,17 +626,9 @@ static void budget_cap(unit_walk *w)
         bottoms = g->halves_cap;
     size_t tops = room > bottoms * QCJ_BOTTOM_BYTES
                 ? (room - bottoms * QCJ_BOTTOM_BYTES) / QCJ_TOP_BYTES : 0;
-    if (held_tops(w)) {
-        /* [tops held grouped] the unit peaks either while the tops are
-         * grouped (raw and grouped) beside the first chunk of raw
-         * bottoms, or while they are joined (grouped alone) beside a
-         * chunk of bottoms: the chunk of tops fits the room in both */
-        const size_t grouping = room > bottoms * QCJ_BOTTOM_RAW_BYTES
-                              ? (room - bottoms * QCJ_BOTTOM_RAW_BYTES) / QCJ_TOP_BYTES : 0;
-        const size_t joining = room > bottoms * QCJ_BOTTOM_BYTES
-                             ? (room - bottoms * QCJ_BOTTOM_BYTES) / QCJ_TOP_HELD_BYTES : 0;
-        tops = grouping < joining ? grouping : joining;
-    }
+    if (held_tops(w))                       /* [tops held grouped] grouped in place */
+        tops = room > bottoms * QCJ_BOTTOM_BYTES
+             ? (room - bottoms * QCJ_BOTTOM_BYTES) / QCJ_TOP_HELD_BYTES : 0;
     if (tops < least)
         tops = least;
     if (tops > QCJ_TOPS_CAP_MOST)

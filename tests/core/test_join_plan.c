@@ -192,19 +192,31 @@ static void test_parameters(const known_count *known)
 
 /* [sort by halves of the key] The halves grouped in two passes, at the
  * key bits of the record sizes (many groups, most empty) and at few, and
- * in one, against the published totals. */
+ * in one, against the published totals; and [grouped in place] (the
+ * tops, under a memory budget: [tops held grouped]) at the same key
+ * bits and at few (k 3: one pass of the cycles), n=12..14, its budget
+ * small enough for chunks of a few tops.  Mutants that skip the second
+ * pass of the cycles, or leave its groups' starts inside the coarse
+ * group, fail it. */
 static void test_coarse_sort(const known_count *known)
 {
     for (int n = 12; n <= 15; n++)
-        for (int k = 9; k <= 15; k += 3)
-            for (int from = 1; from <= 64; from += 63) {
+        for (int k = 3; k <= 15; k += 3)
+            for (int variant = 0; variant < 4; variant++) {
                 qcj_settings s = qcj_settings_of(n);
+                const int from = variant & 1 ? 64 : 1, budget = variant >= 2;
+                if (budget ? n == 15 : k < 9)
+                    continue;
                 s.key_bits = k;
                 s.sort_coarse_from = from;
+                if (budget) {
+                    s.fresh_scratch = 1;
+                    s.memory_budget = (size_t)1 << 18;
+                }
                 qc_u128 total = 0;
                 int rc = qcj_count_with(n, &s, &total, NULL);
                 CHECK(rc == QC_OK && total == known[n].total,
-                      "n=%d k=%d coarse from %d: got %llu, want %llu", n, k, from,
+                      "n=%d k=%d coarse from %d budget %d: got %llu, want %llu", n, k, from, budget,
                       (unsigned long long)total, (unsigned long long)known[n].total);
             }
 }
