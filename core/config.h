@@ -393,7 +393,7 @@ static inline unsigned qcj_set_parts(int n)
  * bottoms into tiles of neighbouring key groups whose planes take at most
  * QCJ_TABLES_TILE_BYTES, and meets the tiles one after another with every
  * top block that meets them ([tiles outer]), so that a tile is read from
- * memory once and stays in the L2 cache (2 MiB a core on the development
+ * memory once and stays in the L2 cache (1 MiB a core on the development
  * machine) while it is swept.  Sets whose planes fit one tile (every set
  * to N=20) are not cut.  Measured when each chunk of top blocks met every
  * tile in turn, on one column set of N=26 unit 100000 (4 Mi bottoms of 5
@@ -401,9 +401,17 @@ static inline unsigned qcj_set_parts(int n)
  * untiled 25.3-29.4, tiles of 512 KiB 18.3-21.9; later, four N=25 sets,
  * tiles of 128 and 64 KiB 0.96 and 0.93 of 512's time.  Tiles outer took
  * 0.84-0.87 of that sieve's joins on one N=27 set and 0.94-0.98 on one of
- * N=26 (docs/PERFORMANCE.md); the tile size was not measured again with
- * it.  Changes speed alone: no count, no work reported. */
+ * N=26 (docs/PERFORMANCE.md).  Then on N=28 unit 31201435 (`qcount_sample
+ * 28 --joins 16 --memory-units 12 --seed 3 --unit 31201435`, medians of
+ * four runs each beside the other build on the other core): tiles of
+ * 256 KiB 0.96 of 512's time, 128 and 64 KiB 1.00 and 1.03 of 256's,
+ * 1 and 2 MiB 1.08 and 1.22 of 512's (2 MiB one run); with [paired
+ * blocks] (tables_loop.h), against unpaired 256 KiB, paired 256 KiB
+ * 0.815 and paired 512 KiB 0.79: alike, 512 kept.  Changes speed
+ * alone: no count, no work reported. */
+#ifndef QCJ_TABLES_TILE_BYTES
 #define QCJ_TABLES_TILE_BYTES ((size_t)512 << 10)
+#endif
 
 /* [planes by chunks] The bottoms laid out as the byte tables' planes
  * (join/tables.h) a chunk of this many at a time, every plane of a chunk

@@ -169,6 +169,63 @@ static inline __attribute__((always_inline)) void tbl_sweep(const tbl_block *b,
     sums->clashing = clashing;
 }
 
+/* [paired blocks] Which of two blocks' tops clash with each of the 64
+ * bottoms at p, into *ca and *cb: each plane vector is loaded once for
+ * both blocks' lookups. */
+static inline __attribute__((always_inline)) void clash_pair(const tbl_block *a, const tbl_block *b,
+                                                              const uint8_t *p, size_t stride,
+                                                              const int digits, __m512i *ca,
+                                                              __m512i *cb)
+{
+#define PLANE(j) _mm512_loadu_si512(p + (size_t)(j) * stride)
+    __m512i v = PLANE(0);
+    __m512i x = _mm512_permutexvar_epi8(v, a->t[0]), y = _mm512_permutexvar_epi8(v, b->t[0]);
+    int j = 1;
+    for (; j + 2 <= digits; j += 2) {       /* [ORs by three] */
+        const __m512i v1 = PLANE(j), v2 = PLANE(j + 1);
+        x = _mm512_ternarylogic_epi64(x, _mm512_permutexvar_epi8(v1, a->t[j]),
+                                      _mm512_permutexvar_epi8(v2, a->t[j + 1]), 0xfe);
+        y = _mm512_ternarylogic_epi64(y, _mm512_permutexvar_epi8(v1, b->t[j]),
+                                      _mm512_permutexvar_epi8(v2, b->t[j + 1]), 0xfe);
+    }
+    if (j < digits) {
+        v = PLANE(j);
+        x = _mm512_or_si512(x, _mm512_permutexvar_epi8(v, a->t[j]));
+        y = _mm512_or_si512(y, _mm512_permutexvar_epi8(v, b->t[j]));
+    }
+#undef PLANE
+    *ca = x;
+    *cb = y;
+}
+
+/* [paired blocks] tbl_sweep for two blocks at once. */
+#define TBL_SWEEP_PAIR 1
+static inline __attribute__((always_inline)) void tbl_sweep_pair(const tbl_block *a,
+                                                                  const tbl_block *b,
+                                                                  const uint8_t *planes,
+                                                                  size_t stride, size_t b0,
+                                                                  size_t nb, const int digits,
+                                                                  tbl_sums *sums)
+{
+    const uint8_t *p = planes + b0;
+    sums->swept += 2 * TBL_BLOCK * nb;
+    __m512i clashing = sums->clashing, other = _mm512_setzero_si512();
+    for (; nb >= 64; nb -= 64, p += 64) {
+        __m512i x, y;
+        clash_pair(a, b, p, stride, digits, &x, &y);
+        clashing = _mm512_add_epi64(clashing, _mm512_popcnt_epi64(x));
+        other = _mm512_add_epi64(other, _mm512_popcnt_epi64(y));
+    }
+    if (nb) {
+        const __mmask64 in = ((__mmask64)1 << nb) - 1u;
+        __m512i x, y;
+        clash_pair(a, b, p, stride, digits, &x, &y);
+        clashing = _mm512_add_epi64(clashing, _mm512_popcnt_epi64(_mm512_maskz_mov_epi8(in, x)));
+        other = _mm512_add_epi64(other, _mm512_popcnt_epi64(_mm512_maskz_mov_epi8(in, y)));
+    }
+    sums->clashing = _mm512_add_epi64(clashing, other);
+}
+
 #define TBL_COUNT tables_count
 #include "tables_loop.h"
 
