@@ -290,10 +290,12 @@ static inline unsigned qcj_set_parts(int n)
  * the Zen 4 development machine, the largest units sampled: at 480 MiB
  * N=28 494.4, N=27 486.4, N=26 484.4 MiB; at 464, N=28 478.4 (units
  * 38729042 and 38467715), N=27 470.4 (1874642), N=26 468.5 (102150),
- * N=24 402.5 MiB; with [tops held grouped] (larger chunks of tops), the
- * largest of the record samples: N=28 485.5 (38467715) and 485.3
- * (29282534), N=27 481.5 (150599), N=26 481.6 (138117), N=24 390.7
- * MiB.  Changes
+ * N=24 402.5 MiB; with the tops held grouped beside their raw copy
+ * while grouped, the largest of the record samples: N=28 485.5
+ * (38467715) and 485.3 (29282534), N=27 481.5 (150599), N=26 481.6
+ * (138117), N=24 390.7 MiB; with [grouped in place], N=28 472.6
+ * (38467715) and 470.4 (29282534), N=27 464.5 (150599), N=26 441.5
+ * (74189), N=24 360.7 MiB.  Changes
  * memory and the work reported (bottoms built again per chunk of tops),
  * never the plan or a count.  docs/PERFORMANCE.md. */
 #define QCJ_UNIT_MEMORY_BUDGET ((size_t)464 << 20)

@@ -584,8 +584,7 @@ static int count_set(unit_walk *w, uint32_t s)
  * halves.  [long tops] A chunk of bottoms holds at most halves_cap (and
  * half the room) at QCJ_BOTTOM_BYTES a bottom, and a chunk of tops what
  * the room has left at QCJ_TOP_BYTES a top (config.h), or with [tops held
- * grouped] what it leaves both while the tops are grouped and while they
- * are joined: a column set's
+ * grouped] at QCJ_TOP_HELD_BYTES: a column set's
  * bottoms are built again for each chunk of its tops, so the fewer chunks
  * of tops the fewer builds, while a join of fewer bottoms meets each top
  * block in more tiles ([bottom tiles]).  Neither cap falls below a
