@@ -623,11 +623,9 @@ static void budget_cap(unit_walk *w)
         bottoms = least;
     if (g->halves_cap && bottoms > g->halves_cap)
         bottoms = g->halves_cap;
+    const size_t top_bytes = held_tops(w) ? QCJ_TOP_HELD_BYTES : QCJ_TOP_BYTES;
     size_t tops = room > bottoms * QCJ_BOTTOM_BYTES
-                ? (room - bottoms * QCJ_BOTTOM_BYTES) / QCJ_TOP_BYTES : 0;
-    if (held_tops(w))                       /* [tops held grouped] grouped in place */
-        tops = room > bottoms * QCJ_BOTTOM_BYTES
-             ? (room - bottoms * QCJ_BOTTOM_BYTES) / QCJ_TOP_HELD_BYTES : 0;
+                ? (room - bottoms * QCJ_BOTTOM_BYTES) / top_bytes : 0;
     if (tops < least)
         tops = least;
     if (tops > QCJ_TOPS_CAP_MOST)
