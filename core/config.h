@@ -54,6 +54,50 @@
 
 /* ---- join ----------------------------------------------------------- */
 
+/* [plan profiles] The join plan's size-dependent choices, one row a
+ * profile, each row from its board size to the next row's; every choice
+ * is measured where its knob is described below (its tag).  A board
+ * counts under its own row unless told to take another board size's
+ * (qcount.h, qc_plan_options; join/profile.c scales the row to the
+ * board).  Columns:
+ *   less     unit block width m = N - less (qcj_unit_cols)
+ *   target   the units the plan aims at ("Units the plan aims at"
+ *            below): 4096 up to N=25, 11 times as many per step of N
+ *            from 26 to 28
+ *   planes   [transposed lists] the halves test their pairs by planes
+ *            (left off from 24, below the record sizes' memory bound)
+ *   fresh    [fresh scratch] and [memory budget]
+ *   large    [large plans]: bands listed in place and pruned, no empty
+ *            units, and the ANDed rest up to 64 bits wide (qcj_key_bits)
+ *   own      [own lists]
+ *   sets     [set units]
+ *   parts    [set parts]: units a column set is cut into
+ * Shapes the units (m, target, sets, parts): part of the fingerprint. */
+typedef struct qcj_profile {
+    const char *name;
+    int from_n, less;
+    double target;
+    unsigned char planes, fresh, large, own, sets, parts;
+} qcj_profile;
+
+static inline const qcj_profile *qcj_profile_of(int n)
+{
+    static const qcj_profile rows[] = {
+        /* name        from less target         planes fresh large own sets parts */
+        {"small",         1, 10, 4096,             1,    0,    0,   0,  0,   1},
+        {"middle",       19,  8, 4096,             1,    0,    0,   0,  0,   1},
+        {"budget",       24,  8, 4096,             0,    1,    0,   0,  0,   1},
+        {"large",        25,  6, 4096,             0,    1,    1,   0,  0,   1},
+        {"own-lists",    26,  6, 4096.0 * 11,      0,    1,    1,   1,  0,   1},
+        {"set-units",    27,  4, 4096.0 * 121,     0,    1,    1,   1,  1,   1},
+        {"set-parts",    28,  4, 4096.0 * 1331,    0,    1,    1,   1,  1,   4},
+    };
+    unsigned i = (unsigned)(sizeof rows / sizeof *rows) - 1;
+    while (i > 0 && rows[i].from_n > n)
+        i--;
+    return &rows[i];
+}
+
 /* Unit block width m (same parity as N, so M is centred).  A unit keeps
  * only its band lists, on the t = N-m+|q| columns its sides may use, and
  * one column set's halves at a time; so m bounds a unit's memory (the
@@ -70,7 +114,7 @@
  * the units: part of the plan's fingerprint. */
 static inline int qcj_unit_cols(int n)
 {
-    int m = n <= 18 ? n - 10 : n <= 24 ? n - 8 : n <= 26 ? n - 6 : n - 4;
+    int m = n - qcj_profile_of(n)->less;
     if (m > 24 - n % 2)
         m = 24 - n % 2;                 /* keeps the parity of N */
     return m < n % 2 ? n % 2 : m;
@@ -156,7 +200,7 @@ static inline int qcj_key_bits(int n)
 #define QCJ_TABLES_MIDDLE QCJ_MIDDLE_CARRIED
 #endif
 
-/* Units the plan aims at: a pattern whose estimated cost passes
+/* Units the plan aims at (the profiles' target): a pattern whose estimated cost passes
  * 1/target of the board's is cut into slices of its column sets, so that
  * no unit holds more than that share and work spreads evenly over many
  * threads and ranks (the slices share the pattern's band lists:
@@ -171,20 +215,8 @@ static inline int qcj_key_bits(int n)
  * target there and a unit was a whole pattern (docs/PERFORMANCE.md); from
  * N=27 [set units] below cut every pattern instead.  Shapes the units:
  * part of the plan's fingerprint wherever it cuts a pattern. */
-#define QCJ_UNIT_TARGET 4096
-#define QCJ_UNIT_GROWTH_FROM_N 26
-#define QCJ_UNIT_GROWTH_TO_N 28
-#define QCJ_UNIT_GROWTH 11
 
-static inline double qcj_unit_target(int n)
-{
-    double target = QCJ_UNIT_TARGET;
-    for (int i = QCJ_UNIT_GROWTH_FROM_N; i <= n && i <= QCJ_UNIT_GROWTH_TO_N; i++)
-        target *= QCJ_UNIT_GROWTH;
-    return target;
-}
-
-/* [set units] From this N every pattern is cut into one unit per column
+/* [set units] In the profiles with `sets` (from N=27) every pattern is cut into one unit per column
  * set (per column key), whatever its estimate: the estimate counts column
  * sets, so it cannot tell a set that joins for an hour from one that
  * joins for a minute, and a unit that lists its bands set by set ([own
@@ -193,10 +225,9 @@ static inline double qcj_unit_target(int n)
  * target above), each in four units by [set parts] below; what they
  * take: docs/PERFORMANCE.md.  Shapes the units: part of the plan's
  * fingerprint. */
-#define QCJ_SET_UNITS_FROM_N 27
 
-/* [set parts] From this N each column set's unit is cut into
- * QCJ_SET_PARTS units, part k joining the tops of the k-th equal share
+/* [set parts] In the profiles with `parts` > 1 (from N=28) each column set's unit is cut into
+ * 4 units (the profiles' parts), part k joining the tops of the k-th equal share
  * of the set's top splits (join/halves.h) with all the set's bottoms,
  * which each part builds again.  At N=28 a column set alone joined for
  * 13 to 76 minutes of one core (eight sets sampled, mean 44), against
@@ -210,13 +241,6 @@ static inline double qcj_unit_target(int n)
  * placements reach equal shares came out no better (974, 1096, 886, 945 s).
  * docs/PERFORMANCE.md.  Shapes the units: part of the plan's
  * fingerprint. */
-#define QCJ_SET_PARTS_FROM_N 28
-#define QCJ_SET_PARTS 4
-
-static inline unsigned qcj_set_parts(int n)
-{
-    return n >= QCJ_SET_PARTS_FROM_N ? QCJ_SET_PARTS : 1;
-}
 
 /* [band cost] The cost of listing a pattern's bands, as a share of the
  * mean pattern's estimated cost: measured 9% at N=16, 3% at N=17, 6% at
@@ -235,7 +259,8 @@ static inline unsigned qcj_set_parts(int n)
 #define QCJ_SHARED_IDLE (2 * QCJ_SHARED_AHEAD)
 #define QCJ_SHARED_SPARES 4
 
-/* [large plans] From this N (the boards too big to count here whole):
+/* [large plans] In the profiles with `large` (from N=25: the boards too
+ * big to count here whole):
  * [in place] [outside quota] a band is listed in two walks,
  * counting then placing (join/bands.c), so no unsorted copy is held: 16
  * bytes a placement at the peak instead of 36, for twice the walk (a few
@@ -250,9 +275,8 @@ static inline unsigned qcj_set_parts(int n)
  * no work.
  * Changes memory, time, the units and the work reported (the queens the
  * listing places), never a count. */
-#define QCJ_LARGE_FROM_N 25
 
-/* [own lists] From this N a unit lists its bands for each column set it
+/* [own lists] In the profiles with `own` (from N=26) a unit lists its bands for each column set it
  * counts, the top's on the set's columns alone and the bottom's on the
  * rest (join/unit.c, join/bands.c), instead of once for all its sets, or
  * a cut pattern's slices sharing the pattern's lists.  Measured on N=28's
@@ -262,7 +286,6 @@ static inline unsigned qcj_set_parts(int n)
  * unit 10920 (20 sets): 523 MiB at its peak listed for all its sets, 224
  * MiB set by set.
  * Changes memory and the work reported, never the plan or a count. */
-#define QCJ_OWN_LISTS_FROM_N 26
 
 /* [halves capped] The halves of a side one join holds (join/unit.c):
  * tops past it are taken in chunks, each joined with all the set's
@@ -277,7 +300,7 @@ static inline unsigned qcj_set_parts(int n)
  * whole, against about 700 s of joins.  See docs/PERFORMANCE.md. */
 #define QCJ_HALVES_CAP ((size_t)1 << 22)
 
-/* [memory budget] From QCJ_FRESH_SCRATCH_FROM_N a unit aims its band
+/* [memory budget] In a profile with fresh scratch a unit aims its band
  * lists, a chunk of tops and a chunk of bottoms at this many bytes
  * (join/unit.c): [long tops] the bottoms' chunk holds QCJ_HALVES_CAP
  * (at most half of what the lists leave, at QCJ_BOTTOM_BYTES a bottom),
@@ -316,15 +339,14 @@ static inline unsigned qcj_set_parts(int n)
 /* [transposed lists] The halves test pairs of band placements through
  * the transposed lists of the band by the middle row (join/bands.c,
  * join/halves.c), on the levels whose pair loop is plain C, where that
- * band has QCJ_HALVES_PLANES_FROM_ROWS rows or more and N is at most
- * QCJ_HALVES_PLANES_TO_N.  Measured at the portable level, one thread
+ * band has QCJ_HALVES_PLANES_FROM_ROWS rows or more and the profile has
+ * `planes` (to N=23).  Measured at the portable level, one thread
  * (docs/PERFORMANCE.md): a run's time over its joins' fell by 5% at
  * N=18, 4% on a part of N=21's units and 10% on a part of N=23's; with
  * the 4-row bands of N=17 the lists are too short and runs took 1.02 to
  * 1.09 times as long.  At N=24 it saved 12% of a unit's time but added 30-42%
  * to a unit's memory (283 MiB for unit 8360 against 218): left off there,
  * below the record sizes' memory bound. */
-#define QCJ_HALVES_PLANES_TO_N 23
 #define QCJ_HALVES_PLANES_FROM_ROWS 5
 
 /* [fits by mask] The plain C pair loop of the halves (join/halves.c:
@@ -492,7 +514,7 @@ static inline unsigned qcj_set_parts(int n)
 #define QCJ_SCRATCH_KEPT_MAX ((size_t)192 << 20)
 #endif
 
-/* [fresh scratch] From this N the pool keeps no scratch set: each unit
+/* [fresh scratch] In the profiles with `fresh` (from N=24) the pool keeps no scratch set: each unit
  * starts from no working memory and frees its own (join/scratch.h), so a
  * thread's peak is its largest unit's own peak, the figure the sampler
  * measures (bench/sample.c), where a kept set settles at the sum of each
@@ -504,8 +526,5 @@ static inline unsigned qcj_set_parts(int n)
  * 1.013 (median ratio) of kept sets', the fresh pages of units of some
  * 10 s.  Below N=24 units are short (N=22: 0.42 s for 85 MiB on
  * average) and kept sets hold less (docs/PERFORMANCE.md). */
-#ifndef QCJ_FRESH_SCRATCH_FROM_N
-#define QCJ_FRESH_SCRATCH_FROM_N 24
-#endif
 
 #endif

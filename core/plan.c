@@ -5,6 +5,7 @@
  * and read-only afterwards, so any number of threads may count its units
  * at once.
  */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,16 +49,41 @@ qc_engine_id qc_engine_default(int n)
 
 int qc_plan_create(qc_plan **out, int n, qc_engine_id engine)
 {
+    return qc_plan_create_with(out, n, engine, NULL);
+}
+
+/* [growing options] The first release's qc_plan_options ends here. */
+#define PLAN_OPTIONS_FIRST_SIZE (offsetof(qc_plan_options, profile) + sizeof(int))
+
+int qc_plan_create_with(qc_plan **out, int n, qc_engine_id engine, const qc_plan_options *opts)
+{
     if (!out)
         return QC_EINVAL;
     *out = NULL;
     if (n < QC_N_MIN || n > QC_N_MAX || (unsigned)engine >= QC_ENGINE_COUNT_)
         return QC_EINVAL;
+    qc_plan_options o = {.size = sizeof o};
+    if (opts) {
+        if (opts->size < PLAN_OPTIONS_FIRST_SIZE)
+            return QC_EINVAL;
+        for (size_t i = sizeof o; i < opts->size; i++)
+            if (((const unsigned char *)opts)[i])
+                return QC_ENOTSUP;      /* a newer caller's field this library lacks */
+        memcpy(&o, opts, sizeof o);
+        o.size = sizeof o;
+    }
+    if (o.profile != 0 && (o.profile < QC_N_MIN || o.profile > QC_N_MAX))
+        return QC_EINVAL;
+    if (o.profile == n && engine_table[engine]->profile_name)
+        o.profile = 0;                  /* its own */
+    if (o.profile != 0 && !engine_table[engine]->profile_name)
+        return QC_ENOTSUP;
     qc_plan *plan = calloc(1, sizeof *plan);
     if (!plan)
         return QC_ENOMEM;
     plan->n = n;
     plan->engine = engine;
+    plan->profile = o.profile;
     plan->ops = engine_table[engine];
     int rc = plan->ops->build(plan);
     if (rc != QC_OK) {
@@ -80,6 +106,28 @@ int qc_plan_n(const qc_plan *plan) { return plan ? plan->n : 0; }
 qc_engine_id qc_plan_engine(const qc_plan *plan) { return plan ? plan->engine : QC_ENGINE_COUNT_; }
 size_t qc_plan_unit_count(const qc_plan *plan) { return plan ? plan->unit_count : 0; }
 uint64_t qc_plan_fingerprint(const qc_plan *plan) { return plan ? plan->fingerprint : 0; }
+
+int qc_plan_profile(const qc_plan *plan)
+{
+    if (!plan || !plan->ops->profile_name)
+        return 0;
+    return plan->profile ? plan->profile : plan->n;
+}
+
+const char *qc_plan_profile_name(const qc_plan *plan)
+{
+    return plan && plan->ops->profile_name ? plan->ops->profile_name(plan) : "";
+}
+
+int qc_plan_unit_describe(const qc_plan *plan, size_t unit,
+                          int (*each)(void *ctx, const qc_unit_case *c), void *ctx)
+{
+    if (!plan || !each || unit >= plan->unit_count)
+        return QC_EINVAL;
+    if (!plan->ops->describe_unit)
+        return QC_ENOTSUP;
+    return plan->ops->describe_unit(plan, unit, each, ctx);
+}
 
 /* [fault injection] Set by the test-only library alone (test_hooks/). */
 int (*qc_plan_unit_trap)(size_t unit);

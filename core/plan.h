@@ -30,6 +30,13 @@ typedef struct qc_engine_ops {
     /* The unit's estimated work, relative (qc_plan_unit_cost); NULL: the
      * engine does not estimate, every unit counts 1. */
     double (*unit_cost)(const qc_plan *plan, size_t unit);
+    /* [unit cases] The unit's cases to each (qc_plan_unit_describe);
+     * NULL: the engine does not describe its units. */
+    int (*describe_unit)(const qc_plan *plan, size_t unit,
+                         int (*each)(void *ctx, const qc_unit_case *c), void *ctx);
+    /* [plan profiles] The plan's profile name; NULL: the engine has no
+     * profiles (build then refuses plan->profile != 0). */
+    const char *(*profile_name)(const qc_plan *plan);
     void (*release)(qc_plan *plan);
 } qc_engine_ops;
 
@@ -38,6 +45,7 @@ struct qc_plan {
     qc_engine_id engine;
     const qc_engine_ops *ops;
     size_t unit_count;
+    int profile;            /* [plan profiles] 0: n's own, else the board size asked */
     uint64_t fingerprint;   /* set by the engine's build */
     void *engine_data;      /* owned by the engine */
 };

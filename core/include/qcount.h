@@ -172,6 +172,77 @@ int qc_plan_count_unit_until(const qc_plan *plan, size_t unit, const int *stop, 
  * says which path counted (a static string). */
 int qc_plan_recount_unit(const qc_plan *plan, size_t unit, qc_tally *out, const char **how);
 
+/* ---- plan profiles (core/join/profile.c) --------------------------- */
+
+/* [plan profiles] The join engine's plan makes size-dependent choices:
+ * how wide a unit's block of central columns is, how bands are listed,
+ * whether a column set is a unit of its own or cut in parts, the memory a
+ * unit aims at, the tiles of its sieve.  Each board size gets one named
+ * profile of such choices (core/config.h).  A plan may take another board
+ * size's profile, scaled to its own board, so that the paths of the
+ * record sizes (N=25..28) run on boards whose count is known.  The count
+ * is the same under every profile; the units and the fingerprint are
+ * not, so that a ledger of one profile is refused by another.  Engines
+ * other than join have one plan and no profiles. */
+typedef struct qc_plan_options {
+    size_t size;          /* sizeof(qc_plan_options): required, as for
+                             qc_run_options ([growing options]) */
+    int profile;          /* 0: the board's own profile; else a board size
+                             QC_N_MIN..QC_N_MAX whose join profile the plan
+                             takes (the join engine alone) */
+} qc_plan_options;
+
+/* qc_plan_create with options (opts NULL: qc_plan_create).  Returns as
+ * qc_plan_create; QC_EINVAL also for a profile out of range or opts->size
+ * smaller than this first struct's; QC_ENOTSUP for a profile asked of an
+ * engine without profiles (any but join), or a nonzero field past the
+ * options this library knows. */
+int qc_plan_create_with(qc_plan **out, int n, qc_engine_id engine, const qc_plan_options *opts);
+/* The board size whose profile the plan takes: its own n unless another
+ * was asked for; 0 for a NULL plan or an engine without profiles. */
+int qc_plan_profile(const qc_plan *plan);
+/* The profile's name ("set-parts", ...; core/config.h); "" for an engine
+ * without profiles or a NULL plan. */
+const char *qc_plan_profile_name(const qc_plan *plan);
+
+/* ---- units in plain terms, and their independent recount ----------- */
+
+/* [unit cases] What a unit counts, as weighted cases: a case is, for
+ * every row r of the board, the set of columns rows[r] its queen may take
+ * (bit c: column c+1; rows past n are 0).  A unit's tally (its
+ * solutions) is the sum over its cases of weight x the number of N-Queens
+ * solutions whose row-r queen lies in rows[r] for every r.  The
+ * description is complete: it needs nothing of the engine to check. */
+typedef struct qc_unit_case {
+    uint64_t weight;
+    uint32_t rows[QC_N_MAX];
+} qc_unit_case;
+
+/* Calls each(ctx, &case) for every case of unit `unit`, in a fixed order;
+ * the case is the library's, valid during the call.  Returns QC_OK;
+ * QC_EINVAL (plan or each NULL, unit out of range); QC_ENOTSUP for an
+ * engine that does not describe its units (any but join); QC_EHOOK when
+ * each returned nonzero, which ends the walk. */
+int qc_plan_unit_describe(const qc_plan *plan, size_t unit,
+                          int (*each)(void *ctx, const qc_unit_case *c), void *ctx);
+
+/* [backtrack oracle] The solutions of the n-board whose row-r queen lies
+ * in c->rows[r] for every r, by plain backtracking row by row (bitmasks,
+ * the rows' sets as constraints; core/oracle/backtrack.c, which shares no
+ * code with any engine), into *solutions, not multiplied by the weight;
+ * adds the queens it placed to *placements when not NULL.  Watches *stop
+ * as qc_plan_count_unit_until does (NULL: never stops).  Returns QC_OK,
+ * QC_EINVAL (n out of range, c or solutions NULL) or QC_ESTOP. */
+int qc_case_count(int n, const qc_unit_case *c, const int *stop, qc_u128 *solutions,
+                  uint64_t *placements);
+
+/* Unit `unit` counted again from its description alone
+ * (qc_plan_unit_describe, qc_case_count): out->solutions the sum of the
+ * cases' weights times their counts, out->placements the queens the
+ * backtracking placed.  Returns as qc_plan_unit_describe, or QC_ESTOP;
+ * *out is zero on an error. */
+int qc_plan_backtrack_unit(const qc_plan *plan, size_t unit, const int *stop, qc_tally *out);
+
 /* ---- fundamental solutions ----------------------------------------- */
 
 /* Counts the solutions unchanged by a quarter turn (*r90) and by a half

@@ -62,10 +62,11 @@ void qcj_geometry_init(qcj_geometry *g, int n, int unit_cols, int key_bits, int 
 
     /* The bands of each half (geometry.h): the outer band has h/2 rows. */
     g->band_rows = g->h / 2;
-    g->bands_in_place = g->bands_pruned = n >= QCJ_LARGE_FROM_N;
-    g->own_lists = n >= QCJ_OWN_LISTS_FROM_N;
-    g->halves_planes = n <= QCJ_HALVES_PLANES_TO_N
-                    && g->h - g->band_rows >= QCJ_HALVES_PLANES_FROM_ROWS;
+    const qcj_profile *profile = qcj_profile_of(n);   /* [plan profiles] n's own */
+    g->bands_in_place = g->bands_pruned = profile->large;
+    g->own_lists = profile->own;
+    g->halves_planes_fit = g->h - g->band_rows >= QCJ_HALVES_PLANES_FROM_ROWS;
+    g->halves_planes = profile->planes && g->halves_planes_fit;
     g->split[0] = g->band_rows;
     g->split[1] = g->b0 + g->h - g->band_rows;
     for (int r = 0; r < n; r++)

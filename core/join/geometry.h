@@ -54,6 +54,8 @@ typedef struct qcj_geometry {
     int bands_pruned; /* list no placement a half cannot use ([outside quota]) */
     int own_lists;    /* [own lists] bands listed set by set, on the set's columns (unit.c) */
     int halves_planes; /* [transposed lists] the halves test their pairs by planes (bands.c) */
+    int halves_planes_fit; /* ... the bands have the rows for it (QCJ_HALVES_PLANES_FROM_ROWS) */
+    size_t tile_bytes; /* [bottom tiles] the sieve's tiles (joiner.h; 0: config.h's) */
     size_t halves_cap; /* [halves capped] halves of a side a join holds (0: no cap) */
     size_t memory_budget; /* [memory budget] bytes a unit's band lists and halves aim at (0: none) */
     int key_splits;   /* [spread key sample] splits the key's bottoms come from (unit.c) */

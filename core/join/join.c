@@ -131,7 +131,7 @@ static int list_patterns(qcj_plan *data, double **cost)
     size_t count = 0;
     for (size_t bits = 0; bits < candidates; bits++)
         if (pattern_cost(data, (uint32_t)bits << g->unit_lo) > 0
-            && (g->n < QCJ_LARGE_FROM_N || pattern_counts(data, (uint32_t)bits << g->unit_lo))) {
+            && (!data->skip_empty || pattern_counts(data, (uint32_t)bits << g->unit_lo))) {
             held[bits / 64] |= (uint64_t)1 << (bits % 64);
             count++;
         }
@@ -155,7 +155,7 @@ static int list_patterns(qcj_plan *data, double **cost)
     qsort(order, count, sizeof *order, by_cost_desc);
     for (size_t i = 0; i < count; i++) {
         data->pattern[i] = order[i].pattern;
-        data->counts[i] = (uint8_t)(g->n >= QCJ_LARGE_FROM_N || pattern_counts(data, order[i].pattern));
+        data->counts[i] = (uint8_t)(data->skip_empty || pattern_counts(data, order[i].pattern));
         (*cost)[i] = order[i].cost;
     }
     data->patterns = count;
@@ -348,6 +348,8 @@ static int order_units(qcj_plan *data, double unit_target, int set_units, uint64
     lay_out(data, split, cut_of);
     free(cut_of);
     uint64_t h = qc_fingerprint_mix(0, QC_ENGINE_JOIN);
+    if (data->profile != g->n)              /* [plan profiles] another board's: its own plans */
+        h = qc_fingerprint_mix(h, (uint64_t)data->profile << 32 | 0x70726f66u);
     h = qc_fingerprint_mix(h, (uint64_t)g->n);
     h = qc_fingerprint_mix(h, (uint64_t)g->wide << 48 | (uint64_t)g->h << 32
                               | (uint64_t)qcj_block_cols(g) << 16 | (uint64_t)g->key_bits);
@@ -374,13 +376,17 @@ static int join_build_with(qc_plan *plan, const qcj_settings *s)
     qcj_geometry *g = &data->geo;
     qcj_geometry_init(g, n, s->unit_cols, s->key_bits, s->force_wide);
     g->bands_in_place = g->bands_pruned = s->large_bands;
+    g->halves_planes = s->halves_planes && g->halves_planes_fit;
     g->own_lists = s->own_lists;
+    g->tile_bytes = s->tile_bytes;
     g->halves_cap = s->halves_cap;
     g->memory_budget = s->memory_budget;
     g->set_key_from = s->set_key_from;
     g->key_splits = s->key_splits;
     g->sort_coarse_from = s->sort_coarse_from;
     data->set_parts = s->set_units && s->set_parts > 1 ? s->set_parts : 1;
+    data->skip_empty = s->large_bands;
+    data->profile = s->profile ? s->profile : n;
     data->joiner = s->joiner;
     data->block = qcj_block(g);
     data->flip = n % 2 == 0;
@@ -404,26 +410,10 @@ static int join_build_with(qc_plan *plan, const qcj_settings *s)
     return QC_OK;
 }
 
-qcj_settings qcj_settings_of(int n)
-{
-    return (qcj_settings){.unit_cols = qcj_unit_cols(n), .key_bits = qcj_key_bits(n),
-                          .force_wide = 0, .unit_target = qcj_unit_target(n),
-                          .joiner = QCJ_JOIN_TABLES,
-                          .large_bands = n >= QCJ_LARGE_FROM_N,
-                          .own_lists = n >= QCJ_OWN_LISTS_FROM_N,
-                          .set_units = n >= QCJ_SET_UNITS_FROM_N,
-                          .set_parts = qcj_set_parts(n),
-                          .halves_cap = QCJ_HALVES_CAP,
-                          .fresh_scratch = n >= QCJ_FRESH_SCRATCH_FROM_N,
-                          .memory_budget = n >= QCJ_FRESH_SCRATCH_FROM_N ? QCJ_UNIT_MEMORY_BUDGET : 0,
-                          .set_key_from = QCJ_SET_KEY_FROM_PAIRS,
-                          .key_splits = QCJ_SET_KEY_SPLITS,
-                          .sort_coarse_from = QCJ_SORT_COARSE_FROM_BITS};
-}
 
 static int join_build(qc_plan *plan)
 {
-    const qcj_settings s = qcj_settings_of(plan->n);
+    const qcj_settings s = qcj_settings_for(plan->n, plan->profile);
     return join_build_with(plan, &s);
 }
 
@@ -509,6 +499,17 @@ static int join_recount_unit(const qc_plan *plan, size_t unit, qc_tally *out, co
     return rc;
 }
 
+static int join_describe_unit(const qc_plan *plan, size_t unit,
+                              int (*each)(void *, const qc_unit_case *), void *ctx)
+{
+    return qcj_describe_unit(plan->engine_data, unit, each, ctx);
+}
+
+static const char *join_profile_name(const qc_plan *plan)
+{
+    return qcj_profile_name(((const qcj_plan *)plan->engine_data)->profile);
+}
+
 static double join_unit_cost(const qc_plan *plan, size_t unit)
 {
     const qcj_plan *data = plan->engine_data;
@@ -529,7 +530,8 @@ int qcj_plan_create_with(qc_plan **out, int n, const qcj_settings *s)
     qc_plan *plan = calloc(1, sizeof *plan);
     if (!plan)
         return QC_ENOMEM;
-    *plan = (qc_plan){.n = n, .engine = QC_ENGINE_JOIN, .ops = &qc_join_ops};
+    *plan = (qc_plan){.n = n, .engine = QC_ENGINE_JOIN, .ops = &qc_join_ops,
+                      .profile = s->profile == n ? 0 : s->profile};
     int rc = join_build_with(plan, s);
     if (rc != QC_OK) {
         free(plan);
@@ -566,5 +568,7 @@ const qc_engine_ops qc_join_ops = {
     .count_unit = join_count_unit,
     .recount_unit = join_recount_unit,
     .unit_cost = join_unit_cost,
+    .describe_unit = join_describe_unit,
+    .profile_name = join_profile_name,
     .release = join_release,
 };

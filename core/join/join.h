@@ -44,6 +44,8 @@ typedef struct qcj_plan {
     uint8_t *counts;      /* [pattern] 0: its unit counts no set ([no empty units]) */
     double *cost;         /* [pattern] estimated cost, relative (join.c) */
     uint32_t set_parts;   /* [set parts] units a column set is cut into (1: none) */
+    int skip_empty;       /* [no empty units]: a pattern that counts no set is no unit */
+    int profile;          /* [plan profiles] the board size whose profile it takes */
     size_t units;
     /* [unit runs] The units in plan order, biggest first, as runs of one
      * pattern's consecutive slices: run r holds units [run_start[r],
@@ -66,29 +68,47 @@ typedef struct qcj_plan {
  * (geometry.h), the units aimed at (qcj_unit_target; 1 cuts no pattern),
  * the joiner, and how bands are listed. */
 typedef struct qcj_settings {
+    int profile;          /* [plan profiles] the board size whose profile these are */
     int unit_cols, key_bits, force_wide;
     double unit_target;
     qcj_joiner_kind joiner;
-    int large_bands;      /* bands listed in place and pruned (bands.c), as from N=25 */
-    int own_lists;        /* [own lists] (unit.c): as from QCJ_OWN_LISTS_FROM_N */
-    int set_units;        /* [set units] one unit per column set: as from QCJ_SET_UNITS_FROM_N */
-    uint32_t set_parts;   /* [set parts] (join.c): qcj_set_parts(n); 1 cuts no set */
+    int halves_planes;    /* [transposed lists] (bands.c), where the bands allow it */
+    int large_bands;      /* [large plans]: bands listed in place and pruned (bands.c),
+                           * no empty units (join.c) */
+    int own_lists;        /* [own lists] (unit.c) */
+    int set_units;        /* [set units] one unit per column set */
+    uint32_t set_parts;   /* [set parts] (join.c); 1 cuts no set */
     size_t halves_cap;   /* [halves capped] (unit.c): QCJ_HALVES_CAP; 0 none */
-    int fresh_scratch;    /* [fresh scratch] (scratch.h): as from QCJ_FRESH_SCRATCH_FROM_N */
-    size_t memory_budget; /* [memory budget] (unit.c): QCJ_UNIT_MEMORY_BUDGET, as from
-                           * QCJ_FRESH_SCRATCH_FROM_N; 0 none */
+    int fresh_scratch;    /* [fresh scratch] (scratch.h) */
+    size_t memory_budget; /* [memory budget] (unit.c): QCJ_UNIT_MEMORY_BUDGET with fresh
+                           * scratch; 0 none */
     double set_key_from;  /* [set key] (unit.c): QCJ_SET_KEY_FROM_PAIRS; 0 every chunk */
     int sort_coarse_from; /* [sort by halves of the key] (unit.c): QCJ_SORT_COARSE_FROM_BITS */
     int key_splits;       /* [spread key sample] (unit.c): QCJ_SET_KEY_SPLITS; 0 the first
                            * join's bottoms alone */
+    size_t tile_bytes;    /* [bottom tiles] (joiner.h): 0 QCJ_TABLES_TILE_BYTES */
 } qcj_settings;
 
 /* [unit runs] Unit `unit`'s pattern and slice (unit < p->units): a
  * search of the runs. */
 qcj_unit_ref qcj_unit_at(const qcj_plan *p, size_t unit);
 
+/* [plan profiles] The settings of the n-board's plan under the profile
+ * of board size `profile` (0 or n: its own; profile.c, [scaled profile]),
+ * and that profile's name (config.h). */
+qcj_settings qcj_settings_for(int n, int profile);
+const char *qcj_profile_name(int profile);
+
 /* The default plan's settings for board size n. */
-qcj_settings qcj_settings_of(int n);
+static inline qcj_settings qcj_settings_of(int n)
+{
+    return qcj_settings_for(n, 0);
+}
+
+/* [unit cases] Unit `unit`'s cases to each (describe.c,
+ * qc_plan_unit_describe). */
+int qcj_describe_unit(const qcj_plan *p, size_t unit, int (*each)(void *, const qc_unit_case *),
+                      void *ctx);
 
 /* A join plan of the n-board with settings s into *out (qc_plan_free
  * frees it).  Returns QC_OK, QC_EINVAL or QC_ENOMEM. */

@@ -736,7 +736,7 @@ int QC_LEVEL(qcj_unit_sets)(const qcj_plan *p, size_t unit, qcj_scratch *sc, con
     unit_walk w = {.p = p, .sc = sc, .sides = sides, .q = p->pattern[ref.pattern],
                    .joiner = qcj_level_joiner(joiner),
                    .shape = {.key_bits = g->key_bits, .bits = g->and_bits, .parts = parts,
-                             .part = part}};
+                             .part = part, .tile_bytes = g->tile_bytes}};
     w.rest = p->block & ~w.q;
     size_t to;
     qcj_unit_splits(p, unit, &w.tops_from, &to);

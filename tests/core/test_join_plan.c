@@ -229,7 +229,7 @@ static void test_coarse_sort(const known_count *known)
  * any order, add up to the whole pattern. */
 static void test_slices(const known_count *known)
 {
-    const double targets[] = {1, QCJ_UNIT_TARGET, 1e300};
+    const double targets[] = {1, qcj_profile_of(14)->target, 1e300};
     for (int n = 1; n <= 14; n++)
         for (int i = 0; i < 3; i++) {
             qcj_settings s = qcj_settings_of(n);

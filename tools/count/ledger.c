@@ -173,7 +173,8 @@ static void put_string(unsigned char *field, const char *s, size_t size)
  * 16 N u32 | 20 engine id u32 | 24 engine name[16] | 40 unit count u64 |
  * 48 fingerprint u64 | 56 part K u32 | 60 part M u32 (both 0: the whole
  * plan) | 64 the part's unit count u64 | 72 its digest u64 (part.h) |
- * 80..119 zero | 120 checksum of bytes 0..119 (seed 0).
+ * 80 plan profile u32 (0: N's own; qcount.h, [plan profiles]) | 84..119
+ * zero | 120 checksum of bytes 0..119 (seed 0).
  * Version 1: bytes 0..55 the same, 56 checksum of bytes 0..55. */
 static void encode_header_start(const qc_plan *plan, unsigned version, unsigned size,
                                 unsigned char *buf)
@@ -199,6 +200,9 @@ void qct_ledger_encode_header(const qc_plan *plan, const qct_part *part, unsigne
         put64(buf + 64, part->units);
         put64(buf + 72, part->digest);
     }
+    const int profile = qc_plan_profile(plan);
+    if (profile && profile != qc_plan_n(plan))
+        put32(buf + 80, (uint32_t)profile);
     put64(buf + QCT_LEDGER_SUM_AT, qct_ledger_checksum(0, buf, QCT_LEDGER_SUM_AT));
 }
 
@@ -310,6 +314,9 @@ static int parse_header(const unsigned char *buf, size_t len, qct_ledger_header 
         h->part.count = get32(buf + 60);
         h->part.units = get64(buf + 64);
         h->part.digest = get64(buf + 72);
+        h->profile = (int)get32(buf + 80);
+        if (h->profile > QC_N_MAX)
+            FAIL("header is corrupted (plan profile %u)", (unsigned)get32(buf + 80));
         if (h->part.index > h->part.count || (h->part.count && !h->part.index)
             || h->part.count > QCT_PART_MAX)
             FAIL("header is corrupted (part %u/%u)", (unsigned)h->part.index,
@@ -325,6 +332,10 @@ int qct_ledger_check_plan(const qct_ledger_header *h, const qc_plan *plan, char 
         || strcmp(h->engine, my_engine ? my_engine : "") != 0)
         FAIL("belongs to another count (N=%d, engine %s), not to this one (N=%d, engine %s)",
              h->n, h->engine, qc_plan_n(plan), my_engine ? my_engine : "?");
+    const int profile = qc_plan_profile(plan) == qc_plan_n(plan) ? 0 : qc_plan_profile(plan);
+    if (h->profile != profile)
+        FAIL("was written under plan profile %d, not this count's (%d)",
+             h->profile ? h->profile : h->n, profile ? profile : qc_plan_n(plan));
     if (h->units != (uint64_t)qc_plan_unit_count(plan) || h->fingerprint != qc_plan_fingerprint(plan))
         FAIL("was written for another work split (%llu units, fingerprint %016llx; this "
              "qcount splits N=%d into %zu units, fingerprint %016llx)",

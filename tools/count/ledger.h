@@ -113,6 +113,9 @@ typedef struct qct_ledger_header {
     uint64_t units;
     uint64_t fingerprint;
     qct_part part;            /* whole (0/0) in a version 1 ledger */
+    int profile;              /* [plan profiles] the board size whose plan profile the
+                               * count took (qc_plan_profile); 0: N's own, as every
+                               * version 1 ledger */
 } qct_ledger_header;
 
 /* One good record, in file order. */

@@ -82,7 +82,9 @@ static int bind_plan(const char *path, qcl_bound *out, const qc_plan *plan)
     if (!plan) {
         const char *engine = qc_engine_name((qc_engine_id)h->engine_id);
         if (h->n < QC_N_MIN || h->n > QC_N_MAX || !engine
-            || qc_plan_create(&out->plan, h->n, (qc_engine_id)h->engine_id) != QC_OK) {
+            || qc_plan_create_with(&out->plan, h->n, (qc_engine_id)h->engine_id,
+                                   &(qc_plan_options){.size = sizeof(qc_plan_options),
+                                                      .profile = h->profile}) != QC_OK) {
             snprintf(err, sizeof err, "ledger '%s': this qcount cannot make its plan (N=%d, "
                      "engine %s)", path, h->n, h->engine);
             qc_quote_in_place(err, sizeof err);
