@@ -8,7 +8,7 @@
  *
  *   qcount_sample N [--units U] [--strata H] [--seed S] [--sets K]
  *                   [--joins P] [--memory-units M] [--largest L]
- *                   [--key-bits B] [--unit U]...
+ *                   [--key-bits B] [--plan P] [--unit U]...
  *
  * --units U units in all (default 64), over H strata (default 8); --seed
  * S draws the same sample again (default: from the clock; printed);
@@ -27,7 +27,9 @@
  * halves again, minutes a unit); --largest L also measures the L units
  * of largest estimated cost (their CPU time: the longest a checkpoint
  * waits); --key-bits B (1..18) plans with B group key bits in place
- * of config.h's (another plan, another fingerprint: for tuning); --unit U
+ * of config.h's (another plan, another fingerprint: for tuning); --plan P
+ * plans with the profile of board size P, scaled to N, as qcount --plan
+ * does (core/join/profile.c); --unit U
  * (up to 64 times) measures unit U of the plan, as --largest measures
  * its own (with --sets and --joins as given), and alone draws no sample
  * unless --units is given too.  QCOUNT_ISA picks the level, as for qcount.
@@ -108,7 +110,7 @@ static int usage(const char *why)
 {
     fprintf(stderr, "qcount_sample: %s\nusage: qcount_sample N [--units U] [--strata H] "
                     "[--seed S] [--sets K] [--joins P] [--memory-units M] [--largest L] "
-                    "[--key-bits B] [--unit U]...\n", why);
+                    "[--key-bits B] [--plan P] [--unit U]...\n", why);
     return 2;
 }
 
@@ -230,7 +232,7 @@ int main(int argc, char **argv)
 {
     int n = 0;
     unsigned long long units_wanted = 64, strata = 8, seed = 0, sets = 0, joins = 0, largest = 0;
-    unsigned long long key_bits = 0, memory_units = 0;
+    unsigned long long key_bits = 0, memory_units = 0, profile = 0;
     int seed_given = 0, units_given = 0;
     size_t given[64], given_count = 0;
     const char *level = getenv("QCOUNT_ISA");
@@ -258,6 +260,7 @@ int main(int argc, char **argv)
                                 : !strcmp(a, "--joins") ? &joins
                                 : !strcmp(a, "--largest") ? &largest
                                 : !strcmp(a, "--memory-units") ? &memory_units
+                                : !strcmp(a, "--plan") ? &profile
                                 : !strcmp(a, "--key-bits") ? &key_bits : NULL;
         if (opt) {
             if (i + 1 >= argc)
@@ -287,7 +290,9 @@ int main(int argc, char **argv)
      * the memory back and the next unit's peak is its own */
     mallopt(M_MMAP_THRESHOLD, 1 << 20);
     qc_plan *plan;
-    qcj_settings settings = qcj_settings_of(n);
+    if (profile > 32)
+        return usage("--plan takes a board size, 1..32");
+    qcj_settings settings = qcj_settings_for(n, (int)profile);   /* [plan profiles] */
     if (key_bits)
         settings.key_bits = (int)key_bits;  /* a plan of its own, for tuning */
     if (key_bits > 18 || qcj_plan_create_with(&plan, n, &settings) != QC_OK)

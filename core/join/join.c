@@ -24,6 +24,7 @@
  * has an empty top half (h=0) and one unit; N=2, 3 find no pairs.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "config.h"
 #include "fingerprint.h"
@@ -103,6 +104,7 @@ static double pattern_cost(const qcj_plan *data, uint32_t q)
 
 static void plan_free(qcj_plan *data)
 {
+    free(data->paths);
     qcj_pool_free(data->pool);
     qcj_shared_free(data->shared);
     qcj_splits_free(&data->splits[0]);
@@ -393,7 +395,8 @@ static int join_build_with(qc_plan *plan, const qcj_settings *s)
     qcj_rank_init(&data->rank);
     uint64_t fp = 0;
     data->pool = qcj_pool_new(s->fresh_scratch ? 0 : QCJ_SCRATCH_KEPT_MAX);
-    int rc = data->pool ? QC_OK : QC_ENOMEM;
+    data->paths = calloc(1, sizeof *data->paths);
+    int rc = data->pool && data->paths ? QC_OK : QC_ENOMEM;
     if (rc == QC_OK)
         rc = qcj_splits_init(&data->splits[0], g->h, g->band_rows);
     if (rc == QC_OK)
@@ -417,6 +420,29 @@ static int join_build(qc_plan *plan)
     return join_build_with(plan, &s);
 }
 
+/* [path counters] The scratch's counts of the unit it counted added to
+ * the plan's, and cleared for the next. */
+static void paths_give(const qcj_plan *data, qcj_scratch *sc)
+{
+    if (!sc)
+        return;
+    const uint64_t *from = (const uint64_t *)&sc->paths;
+    uint64_t *to = (uint64_t *)data->paths;
+    for (size_t i = 0; i < sizeof sc->paths / sizeof *from; i++)
+        if (from[i])
+            __atomic_fetch_add(&to[i], from[i], __ATOMIC_RELAXED);
+    memset(&sc->paths, 0, sizeof sc->paths);
+}
+
+void qcj_plan_paths(const qc_plan *plan, qcj_paths *out)
+{
+    const qcj_plan *data = plan->engine_data;
+    const uint64_t *from = (const uint64_t *)data->paths;
+    uint64_t *to = (uint64_t *)out;
+    for (size_t i = 0; i < sizeof *out / sizeof *to; i++)
+        to[i] = __atomic_load_n(&from[i], __ATOMIC_RELAXED);
+}
+
 /* A unit cut short by the stop flag returns QC_ESTOP: the caller drops it
  * (qc_plan_count_unit zeroes *out on any error). */
 static int join_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
@@ -424,6 +450,7 @@ static int join_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
     const qcj_plan *data = plan->engine_data;
     qcj_scratch *sc = qcj_pool_take(data->pool);
     int rc = sc ? qcj_count_unit(data, unit, sc, out) : QC_ENOMEM;
+    paths_give(data, sc);
     qcj_pool_give(data->pool, sc);
     return rc;
 }
@@ -475,6 +502,7 @@ void qcj_probe_end(qcj_probe *pr)
     const qcj_plan *data = pr->plan->engine_data;
     if (pr->sides && pr->sides != pr->sc->side)
         qcj_shared_release(data->shared, qcj_unit_at(data, pr->unit).pattern, 1);
+    paths_give(data, pr->sc);
     qcj_pool_give(data->pool, pr->sc);      /* kept for the next unit, or not, as in a run */
     pr->sc = NULL;
     pr->sides = NULL;
@@ -494,6 +522,7 @@ static int join_recount_unit(const qc_plan *plan, size_t unit, qc_tally *out, co
     const qcj_plan *data = plan->engine_data;
     qcj_scratch *sc = qcj_pool_take(data->pool);
     int rc = sc ? qcj_count_unit_at(QC_ISA_PORTABLE, data, unit, sc, QCJ_JOIN_AND, out) : QC_ENOMEM;
+    paths_give(data, sc);
     qcj_pool_give(data->pool, sc);
     *how = "join AND loop, portable level";
     return rc;

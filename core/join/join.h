@@ -60,6 +60,7 @@ typedef struct qcj_plan {
     qcj_joiner_kind joiner; /* how the units join their halves (joiner.h) */
     int list_parts;       /* units listing cut patterns' lists in parts: [split build] */
     qcj_pool *pool;       /* working memory reused by the units        */
+    qcj_paths *paths;     /* [path counters] of every unit counted, added up */
     qcj_shared *shared;   /* band lists of the patterns cut in slices  */
 } qcj_plan;
 
@@ -146,6 +147,10 @@ int qcj_probe_start(const qc_plan *plan, size_t unit, qcj_probe *pr);
 int qcj_probe_sets(qcj_probe *pr, uint64_t lo, uint64_t hi, uint32_t parts, uint32_t part,
                    qc_tally *out);
 void qcj_probe_end(qcj_probe *pr);
+/* [path counters] The paths the plan's units took so far, added up
+ * (joiner.h): read by the tests. */
+void qcj_plan_paths(const qc_plan *plan, qcj_paths *out);
+
 /* Frees the working memory and band lists the plan keeps between units,
  * so that the next unit's peak memory is its own. */
 void qcj_plan_trim(const qc_plan *plan);

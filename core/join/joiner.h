@@ -53,6 +53,24 @@ typedef struct qcj_groups {
     const uint64_t *low;
 } qcj_groups;
 
+/* [path counters] How often the units took the paths that cut their work
+ * in pieces: counted per unit in its scratch, added up in the plan
+ * (join.h, qcj_plan_paths), for the tests to see that a profile's chunked
+ * paths run ([scaled profile], profile.c).  Each is bumped once a piece,
+ * never inside a sweep. */
+typedef struct qcj_paths {
+    uint64_t top_chunks;      /* [halves capped] chunks of a set's tops past its first */
+    uint64_t bottom_chunks;   /* ... joins of bottoms the cap cut off */
+    uint64_t tiled_joins;     /* [bottom tiles] joins whose bottoms were cut in tiles */
+    uint64_t paired_sweeps;   /* [paired blocks] sweeps of two top blocks at once */
+    uint64_t part_units;      /* [set parts] units holding a share of their sets' tops */
+    uint64_t in_place;        /* [grouped in place] chunks of tops grouped in place */
+    uint64_t coarse;          /* [sort by halves of the key] groupings in two passes */
+    uint64_t set_keys;        /* [set key] chunks of tops with their set's own key */
+    uint64_t spread_keys;     /* [spread key sample] ... chosen on the spread bottoms */
+    uint64_t own_lists;       /* [own lists] sets whose bands were listed for them */
+} qcj_paths;
+
 /* What a count is given besides the halves. */
 typedef struct qcj_join_shape {
     int key_bits;          /* k, 0..18: groups per side 2^k */
@@ -71,6 +89,8 @@ typedef struct qcj_join_shape {
      * bytes; 0 takes config.h's QCJ_TABLES_TILE_BYTES (tests set it small
      * to cut small cases).  Changes speed alone, never a count. */
     size_t tile_bytes;
+    /* [path counters] the unit's (NULL: none kept) */
+    qcj_paths *paths;
 } qcj_join_shape;
 
 /* [sampled joins] Whether item `item` of `group` (a top block of a top

@@ -7,6 +7,7 @@
 #define QCJ_SCRATCH_H
 
 #include "bands.h"
+#include "joiner.h"
 #include "set_key.h"
 #include "vec.h"
 
@@ -27,6 +28,7 @@ typedef struct qcj_scratch {
      * timing itself took to timing_seconds (unit.c join_bottoms) */
     int time_joins;
     double join_seconds, timing_seconds;
+    qcj_paths paths;              /* [path counters] of the unit under way */
 } qcj_scratch;
 
 /* A pool of scratch sets, safe to use from many threads at once.  A plan

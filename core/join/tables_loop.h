@@ -271,7 +271,7 @@ TBL_INLINE uint64_t tbl_sieve_tiled(const qcj_groups *tops, const uint32_t *boff
     const uint32_t tiles = ~(extra >> lbits) & hmask;  /* those extra does not rule out */
     const uint32_t *toff = tops->off;
     tbl_sums sums = tbl_sums_zero();
-    uint64_t tried = 0;
+    uint64_t tried = 0, paired = 0;
     for (uint32_t bh = tiles, last = 0; !last; bh = (bh - 1) & tiles) {    /* submasks */
         last = bh == 0;
         if (qc_stop_raised(qc_stop_flag)) {
@@ -344,6 +344,7 @@ TBL_INLINE uint64_t tbl_sieve_tiled(const qcj_groups *tops, const uint32_t *boff
                     tbl_build(&blocks[ready], block_tops, n, digits, width);
                     in_ready += n;
                     if (++ready == TBL_PAIRED) {
+                        paired += TBL_PAIRED == 2;              /* [path counters] */
                         tried += in_ready * tbl_sweep_ready(blocks, ready, compacts, compact, cs,
                                                             copied, boff, base, high, run, planes,
                                                             stride, digits, &sums);
@@ -365,6 +366,8 @@ TBL_INLINE uint64_t tbl_sieve_tiled(const qcj_groups *tops, const uint32_t *boff
         }
     }
     *tested += tried;
+    if (shape->paths)
+        shape->paths->paired_sweeps += paired;
     return tbl_sums_total(sums);
 }
 
@@ -465,6 +468,8 @@ static int TBL_COUNT(const qcj_join_shape *shape, const qcj_groups *tops,
     uint8_t *compact = planes + planes_bytes;
     qcj_tables_planes(bottoms->low, nb, width, digits, planes, stride);
     int stopped = 0;
+    if (hbits && shape->paths)
+        shape->paths->tiled_joins++;                    /* [path counters] */
     *pairs = hbits ? tbl_tiled(tops, bottoms->off, planes, stride, shape, extra, digits, width,
                                hbits, compact, cs, tested, &stopped)
                    : tbl_untiled(tops, bottoms->off, planes, stride, shape, extra, digits, width,

@@ -382,6 +382,7 @@ static int join_bottoms(unit_walk *w, top_chunk *chunk, size_t nb, int more, uin
     if (!chunk->grouped) {                  /* [set key] chosen, the tops grouped */
         chunk->key = NULL;                  /* small: the geometry's key */
         if ((double)chunk->count * (double)nb >= g->set_key_from) {
+            sc->paths.set_keys++;           /* [path counters] */
             const uint64_t *bottoms = sc->raw[1].p;
             size_t sampled = nb;
             double total = (double)nb;
@@ -391,6 +392,7 @@ static int join_bottoms(unit_walk *w, top_chunk *chunk, size_t nb, int more, uin
                     return QC_ENOMEM;
                 w->spread_taken = 1;
                 if (w->spread_count) {          /* else no bottom in the splits met */
+                    sc->paths.spread_keys++;
                     bottoms = sc->key_bottoms;
                     sampled = w->spread_count;
                     total = w->spread_total;
@@ -404,6 +406,8 @@ static int join_bottoms(unit_walk *w, top_chunk *chunk, size_t nb, int more, uin
                          &sc->low[0], &chunk->groups) != QC_OK)   /* [tops held grouped] */
             return QC_ENOMEM;
         chunk->grouped = 1;
+        sc->paths.in_place += (uint64_t)held_tops(w);
+        sc->paths.coarse += (uint64_t)(g->key_bits >= g->sort_coarse_from);
     }
     const qcj_groups *tops = &chunk->groups;
     if (group_halves(g, chunk->key, sc->raw[1].p, nb, 0, &sc->off[1], &sc->low[1], &bottoms)
@@ -523,6 +527,7 @@ static int count_pass(unit_walk *w, uint32_t s, uint32_t cols, int last_pass, to
                                mid, carried ? mid : 0, &at, w->cap[1], &sc->raw[1], &nb,
                                &w->tested);
             if (rc == QC_OK && w->cap[1] && nb >= w->cap[1]) {
+                sc->paths.bottom_chunks++;  /* [path counters] */
                 const int more = at < p->splits[1].count || (cols & (cols - 1)) || !last_pass;
                 rc = join_bottoms(w, tops, nb, more, mid, pairs);   /* [halves capped] */
                 nb = 0;
@@ -555,7 +560,7 @@ static int count_set(unit_walk *w, uint32_t s)
     for (int pass = 0; pass < passes; pass++)
         w->mid_cols |= cols[pass];
     size_t at = w->tops_from;
-    while (at < w->tops_to.count) {
+    for (int chunk = 0; at < w->tops_to.count; chunk++) {
         top_chunk tops;
         if (held_tops(w)) {                 /* [tops held grouped] the last chunk's bottoms */
             qcj_scratch *sc = w->sc;
@@ -566,6 +571,7 @@ static int count_set(unit_walk *w, uint32_t s)
         int rc = make_tops(w, s, &at, &tops);
         if (rc != QC_OK || tops.count == 0)
             return rc;
+        w->sc->paths.top_chunks += chunk > 0;   /* [path counters] */
         for (int pass = 0; pass < passes; pass++) {
             uint64_t pairs = 0;
             rc = count_pass(w, s, cols[pass], pass == passes - 1, &tops, &pairs);
@@ -650,6 +656,7 @@ static int list_set(unit_walk *w, uint32_t s, const int *stop)
     const qcj_plan *p = w->p;
     const uint32_t rest_cols = qck_full_mask(p->geo.n) & ~s;
     uint64_t placed = 0;
+    w->sc->paths.own_lists++;               /* [path counters] */
     int rc = qcj_side_build(&p->geo, &p->rank, 0, w->q, s, &w->sc->side[0], w->sc->band_tmp, stop,
                             &placed);
     if (rc == QC_OK)
@@ -736,11 +743,12 @@ int QC_LEVEL(qcj_unit_sets)(const qcj_plan *p, size_t unit, qcj_scratch *sc, con
     unit_walk w = {.p = p, .sc = sc, .sides = sides, .q = p->pattern[ref.pattern],
                    .joiner = qcj_level_joiner(joiner),
                    .shape = {.key_bits = g->key_bits, .bits = g->and_bits, .parts = parts,
-                             .part = part, .tile_bytes = g->tile_bytes}};
+                             .part = part, .tile_bytes = g->tile_bytes, .paths = &sc->paths}};
     w.rest = p->block & ~w.q;
     size_t to;
     qcj_unit_splits(p, unit, &w.tops_from, &to);
     w.tops_to = (qcj_splits){.subset = p->splits[0].subset, .count = to};
+    sc->paths.part_units += w.tops_from > 0 || to < p->splits[0].count;   /* [path counters] */
     const int rc = count_keys(&w, lo, hi, qc_stop_flag);
     if (rc != QC_OK)
         return rc;

@@ -35,6 +35,9 @@ const char qc_usage_text[] =
     "                      default from N=14), eightfold (all 8 symmetries\n"
     "                      of the board, the default below 14) or halving\n"
     "                      (mirror only); dlx and brute are slow oracles\n"
+    "      --plan=P        count with the join plan that board size P gets,\n"
+    "                      scaled to N (default P = N): the record sizes' paths\n"
+    "                      on a board whose count is known (the join engine)\n"
     "  -u, --unique        also print, on a second line, the solutions distinct\n"
     "                      under rotation and reflection (fundamental solutions)\n"
     "  -s, --stats         print placements visited, placements per second,\n"
@@ -92,13 +95,14 @@ const char qc_usage_text[] =
     "\n"
     "Report bugs to: " QC_BUG_ADDRESS "\n";
 
-enum { OPT_NO_BIND = 256, OPT_SMT, OPT_CHECKPOINT, OPT_PROGRESS, OPT_PART };
+enum { OPT_NO_BIND = 256, OPT_SMT, OPT_CHECKPOINT, OPT_PROGRESS, OPT_PART, OPT_PLAN };
 
 static const struct option long_options[] = {
     {"threads", required_argument, NULL, 't'},
     {"no-bind", no_argument, NULL, OPT_NO_BIND},
     {"smt", no_argument, NULL, OPT_SMT},
     {"engine", required_argument, NULL, 'e'},
+    {"plan", required_argument, NULL, OPT_PLAN},
     {"json", no_argument, NULL, 'j'},
     {"unique", no_argument, NULL, 'u'},
     {"stats", no_argument, NULL, 's'},
@@ -216,6 +220,12 @@ static int take_option(int c, char **argv, qc_options *opts, char *err, size_t e
         if (qc_engine_lookup(optarg, &opts->engine) != QC_OK)
             FAIL("unknown engine '%s' (see --help)", optarg);
         opts->engine_given = 1;
+        break;
+    case OPT_PLAN:
+        if (qc_parse_int(optarg, QC_N_MIN, QC_N_MAX, &v) != 0)
+            FAIL("invalid plan '%s' (expected a board size from %d to %d)", optarg, QC_N_MIN,
+                 QC_N_MAX);
+        opts->plan = (int)v;
         break;
     case 'j':
         opts->json = 1;
@@ -404,7 +414,7 @@ static const char *count_only_option(const qc_options *opts)
 {
     return opts->threads ? "--threads" : opts->json ? "--json"
            : !(opts->bind & QC_BIND_PIN) ? "--no-bind" : opts->bind & QC_BIND_SMT ? "--smt"
-           : opts->engine_given ? "--engine" : opts->check ? "--check"
+           : opts->engine_given ? "--engine" : opts->plan ? "--plan" : opts->check ? "--check"
            : opts->parts ? "--part"
            : opts->checkpoint ? "--checkpoint" : opts->stats ? "--stats"
            : opts->progress == QC_PROGRESS_ALWAYS ? "--progress" : NULL;
@@ -463,7 +473,10 @@ static int parse_n(int argc, char **argv, int first, qc_options *opts, char *err
         opts->n_last = opts->n;
     }
     if (!opts->engine_given)
-        opts->engine = qc_engine_default(opts->n);
+        opts->engine = opts->plan ? QC_ENGINE_JOIN : qc_engine_default(opts->n);
+    if (opts->plan && opts->engine != QC_ENGINE_JOIN)
+        FAIL("--plan takes the join engine's plans: not with --engine=%s",
+             qc_engine_name(opts->engine));
     return 0;
 }
 
@@ -532,6 +545,8 @@ int qc_options_summary(const qc_options *o, char *buf, size_t len)
         break;
     case QC_ACTION_COUNT:
         PUT("--engine=%s", qc_engine_name(o->engine) ? qc_engine_name(o->engine) : "?");
+        if (o->plan)
+            PUT(" --plan=%d", o->plan);
         if (o->unique)
             PUT(" --unique");
         if (o->json)

@@ -30,6 +30,7 @@ typedef struct qc_options {
     int json;
     qc_engine_id engine;  /* N's default (qc_engine_default) unless given */
     int engine_given;     /* -e/--engine was on the command line          */
+    int plan;             /* --plan=P: the join plan profile of board P (0: N's own) */
     int unique;           /* also print the fundamental count (A002562)  */
     int stats;            /* print placements and rates on stderr         */
     const char *checkpoint;   /* --checkpoint FILE: the ledger, or NULL */

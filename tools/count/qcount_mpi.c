@@ -214,7 +214,9 @@ int qcount_mpi_main(const qc_options *opts, const char *refused, int *argc, char
         return agreed;
     const int root = qct_mpi_rank() == 0;
     qc_plan *plan = NULL;
-    if (qc_plan_create(&plan, opts->n, opts->engine) != QC_OK)
+    if (qc_plan_create_with(&plan, opts->n, opts->engine,
+                            &(qc_plan_options){.size = sizeof(qc_plan_options),
+                                               .profile = opts->plan}) != QC_OK)
         plan = NULL;
     size_t units = plan ? qc_plan_unit_count(plan) : 0;
     qc_run_options run = {.size = sizeof run, .threads = opts->threads, .bind = opts->bind};

@@ -17,7 +17,9 @@
 static int count_one(const qc_options *o)
 {
     qc_plan *plan;
-    int rc = qc_plan_create(&plan, o->n, o->engine);
+    int rc = qc_plan_create_with(&plan, o->n, o->engine,
+                                 &(qc_plan_options){.size = sizeof(qc_plan_options),
+                                                    .profile = o->plan});
     if (rc != QC_OK) {
         fprintf(stderr, "qcount: %s (N=%d)\n",
                 rc == QC_ENOMEM ? "out of memory building the work units" : "cannot plan this count",
@@ -48,7 +50,7 @@ int qc_range_count(const qc_options *opts)
         qc_options one = *opts;
         one.n = n;
         if (!opts->engine_given)
-            one.engine = qc_engine_default(n);
+            one.engine = opts->plan ? QC_ENGINE_JOIN : qc_engine_default(n);
         int status = count_one(&one);
         if (status != 0)
             return status;

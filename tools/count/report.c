@@ -50,6 +50,8 @@ static void print_json(const qc_options *o, const qc_result *r, const char *tota
         printf("\"part\": \"%d/%d\", ", o->part, o->parts);
     if (o->unique)
         printf("\"unique\": %s, ", unique);
+    if (o->plan)    /* [plan profiles] board P's plan, not N's own */
+        printf("\"plan\": %d, ", o->plan);
     if (check)
         printf("\"check\": \"%s\", ", check);
     struct rusage usage;   /* peak resident memory of this process */
@@ -90,9 +92,9 @@ int qc_report_result(const qc_options *o, const qc_result *r, qc_u128 fundamenta
         qc_u128_format(fundamental, unique);
     if (o->stats)
         fprintf(stderr, "qcount: stats: placements %s, placements/s %.0f, seconds %.6f, "
-                "units %zu, engine %s, threads %d\n",
+                "units %zu, engine %s%s%.0d, threads %d\n",
                 qc_u128_format(r->placements, placements), run_rate(r), r->seconds, r->units,
-                qc_engine_name(o->engine), r->threads);
+                qc_engine_name(o->engine), o->plan ? " plan " : "", o->plan, r->threads);
     const char *check = NULL;
     int status = o->check ? check_counts(o, r, fundamental, &check) : 0;
     if (o->json) {
