@@ -42,11 +42,11 @@ _qcount()
             compopt -o filenames 2>/dev/null
             COMPREPLY=($(compgen -f -- "$cur"))
             return ;;
-        -t | --threads | --limit | --svg-per-row | --svg-square | --svg-colors | --seed | --part)
+        -t | --threads | --limit | --svg-per-row | --svg-square | --svg-colors | --seed | --part | --plan)
             return ;;              # a number or colours: nothing to offer
     esac
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W '-t --threads= --no-bind --smt -e --engine= -u --unique
+        COMPREPLY=($(compgen -W '-t --threads= --no-bind --smt -e --engine= --plan= -u --unique
             -s --stats -j --json -c --check --checkpoint= --part= --progress -q --quiet --list
             --limit= --format= --svg= --svg-per-row= --svg-square= --svg-colors=
             --solve --random --seed= --verify -h --help -V --version' -- "$cur"))

@@ -36,6 +36,8 @@ static void print_text(const qcl_bound *b, const qct_part *part, qc_u128 sum)
     printf("board        N=%d\nengine       %s\n", h->n, h->engine);
     printf("fingerprint  %016llx\n", (unsigned long long)h->fingerprint);
     printf("plan units   %llu\n", (unsigned long long)h->units);
+    if (h->profile)     /* [plan profiles] board P's plan, not N's own */
+        printf("plan         %d (--plan=%d)\n", h->profile, h->profile);
     printf("part         %s (%llu units)%s\n", qct_part_name(&h->part, name, sizeof name),
            (unsigned long long)part->units,
            dealt_alike(h, part) ? "" : ", dealt otherwise by the qcount that wrote it");
@@ -69,6 +71,7 @@ static void print_json(const qcl_bound *b, const qct_part *part, qc_u128 sum)
     qcl_json_string(stdout, b->path);
     printf(", \"format\": %u, \"n\": %d, \"engine\": ", h->version, h->n);
     qcl_json_string(stdout, h->engine);
+    printf(", \"plan\": %d", h->profile ? h->profile : h->n);
     printf(", \"fingerprint\": \"%016llx\", \"plan_units\": %llu, \"part\": \"%s\", "
            "\"part_units\": %llu, \"part_dealt_alike\": %s, \"records\": %zu, \"complete\": %s, "
            "\"damaged_bytes\": %zu, \"solutions\": %s, \"units\": [",
