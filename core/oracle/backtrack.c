@@ -15,6 +15,27 @@
 /* [stop check] Queens placed between two readings of the stop flag. */
 #define BACKTRACK_STOP_EVERY (1u << 20)
 
+/* [look ahead] Whether rows `from` .. from + BACKTRACK_AHEAD - 2 (those
+ * of them above the last) each keep a column free of the queens so far
+ * (their columns cols, their diagonals left and right as seen from row
+ * from - 1), ignoring the queens between: a row with none ends the branch
+ * before it is searched.  Measured on three N=20 units: 0.82-0.89 of the
+ * time of no look-ahead, 3 rows about as good as 5 or all
+ * (docs/PERFORMANCE.md). */
+#define BACKTRACK_AHEAD 3
+
+static inline int rows_ahead_open(const uint32_t *rows, int from, int n, uint32_t full,
+                                  uint32_t cols, uint32_t left, uint32_t right)
+{
+    for (int r = from; r < from + BACKTRACK_AHEAD - 1 && r < n; r++) {
+        left <<= 1;
+        right >>= 1;
+        if (!(rows[r] & full & ~(cols | left | right)))
+            return 0;
+    }
+    return 1;
+}
+
 int qc_case_count(int n, const qc_unit_case *c, const int *stop, qc_u128 *solutions,
                   uint64_t *placements)
 {
@@ -28,7 +49,7 @@ int qc_case_count(int n, const qc_unit_case *c, const int *stop, qc_u128 *soluti
      * r), and the columns still to try. */
     uint32_t cols[QC_N_MAX], left[QC_N_MAX], right[QC_N_MAX], todo[QC_N_MAX];
     qc_u128 found = 0;
-    uint64_t placed = 0, next_check = BACKTRACK_STOP_EVERY;
+    uint64_t found_now = 0, placed = 0, next_check = BACKTRACK_STOP_EVERY;
     int r = 0;
     cols[0] = left[0] = right[0] = 0;
     todo[0] = c->rows[0] & full;
@@ -50,22 +71,24 @@ int qc_case_count(int n, const qc_unit_case *c, const int *stop, qc_u128 *soluti
         const uint32_t next = c->rows[r + 1] & full & ~(cn | ln | rn);
         if (r + 1 == n - 1) {               /* the last row: its free columns are solutions */
             const unsigned last = (unsigned)__builtin_popcount(next);
-            found += last;
+            found_now += last;
             placed += last;
-        } else if (next) {
+        } else if (next && rows_ahead_open(c->rows, r + 2, n, full, cn, ln, rn)) {
             r++;
             cols[r] = cn;
             left[r] = ln;
             right[r] = rn;
             todo[r] = next;
         }
-        if (placed >= next_check) {         /* [stop check] */
+        if (placed >= next_check) {         /* [stop check], and the count carried */
             next_check = placed + BACKTRACK_STOP_EVERY;
+            found += found_now;             /* under 2^64: at most 33 a queen placed */
+            found_now = 0;
             if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED))
                 return QC_ESTOP;
         }
     }
-    *solutions = found;
+    *solutions = found + found_now;
     if (placements)
         *placements += placed;
     return QC_OK;
