@@ -8,7 +8,17 @@
  * cases' count to estimate the whole recount's.  Times are this thread's
  * CPU seconds.
  *
- *   qcount_recount N [--plan P] [--cases C] [--seed S] UNIT...
+ *   qcount_recount N [--plan P] [--cases C] [--seed S] [--descents K --depth D] UNIT...
+ *
+ * [random descents] Where a case alone takes hours (N=27, 28), --descents
+ * K --depth D estimates each case's recount instead of making it: K times
+ * a random path through the case's first D rows, each row's queen drawn
+ * evenly from the columns the rows above leave it, and the rest of the
+ * case counted whole below that path (qc_case_count on the case with the
+ * path's D rows fixed), its time and solutions multiplied by the product
+ * of the choices the path had (Knuth's estimator of a search tree: an
+ * unbiased estimate of the whole case's time and count).  The solutions
+ * estimated beside join's exact ones say how good the time's estimate is.
  *
  * UNIT may be "last" (the plan's last unit) or "last-K".  stdout: one line
  * per unit: its cases, join's seconds, solutions and nanoseconds a
@@ -60,6 +70,43 @@ static int keep_case(void *ctx, const qc_unit_case *c)
     return 0;
 }
 
+/* [random descents] One path's estimate of case c's backtracking: *t
+ * the seconds, *found the solutions (weighted), both scaled by the
+ * path's choices; 0, or 2 on an error. */
+static int descend(int n, const qc_unit_case *c, int depth, uint64_t *seed, double *t,
+                   double *found, uint64_t *nodes)
+{
+    qc_unit_case sub = *c;
+    const uint32_t full = n == 32 ? UINT32_MAX : (1u << n) - 1u;
+    uint32_t cols = 0, left = 0, right = 0;
+    double scale = 1;
+    *t = *found = 0;
+    for (int r = 0; r < depth && r < n; r++) {
+        const uint32_t open = c->rows[r] & full & ~(cols | left | right);
+        const int k = __builtin_popcount(open);
+        if (k == 0)
+            return 0;                       /* no solution below: counts 0 */
+        uint32_t pick = open;
+        for (uint64_t skip = splitmix64(seed) % (uint64_t)k; skip; skip--)
+            pick &= pick - 1;
+        pick &= -pick;
+        sub.rows[r] = pick;
+        scale *= k;
+        cols |= pick;
+        left = (left | pick) << 1;
+        right = (right | pick) >> 1;
+    }
+    qc_u128 got;
+    const double t0 = thread_cpu_seconds();
+    uint64_t placed = 0;
+    if (qc_case_count(n, &sub, NULL, &got, &placed) != QC_OK)
+        return 2;
+    *t = (thread_cpu_seconds() - t0) * scale;
+    *found = (double)got * (double)c->weight * scale;
+    *nodes += (uint64_t)((double)placed * scale);
+    return 0;
+}
+
 static int usage(const char *why)
 {
     fprintf(stderr, "qcount_recount: %s\nusage: qcount_recount N [--plan P] [--cases C] "
@@ -69,7 +116,8 @@ static int usage(const char *why)
 
 /* One unit: join, then the backtracking over all its cases or `sample`
  * of them.  Returns 0, 1 when a whole recount differs, 2 on an error. */
-static int measure(const qc_plan *plan, size_t unit, size_t sample, uint64_t *seed)
+static int measure(const qc_plan *plan, size_t unit, size_t sample, int descents, int depth,
+                   uint64_t *seed)
 {
     case_list l = {0};
     if (qc_plan_unit_describe(plan, unit, keep_case, &l) != QC_OK) {
@@ -87,9 +135,22 @@ static int measure(const qc_plan *plan, size_t unit, size_t sample, uint64_t *se
     const size_t take = whole ? l.count : sample;
     qc_u128 found = 0;
     uint64_t nodes = 0;
+    double bt_s = 0, estimated = 0;
     t0 = thread_cpu_seconds();
     for (size_t i = 0; i < take; i++) {
         const qc_unit_case *c = &l.at[whole ? i : splitmix64(seed) % l.count];
+        if (descents) {                     /* [random descents] */
+            for (int k = 0; k < descents; k++) {
+                double t, f;
+                if (descend(qc_plan_n(plan), c, depth, seed, &t, &f, &nodes) != 0) {
+                    free(l.at);
+                    return 2;
+                }
+                bt_s += t / descents;
+                estimated += f / descents;
+            }
+            continue;
+        }
         qc_u128 got;
         if (qc_case_count(qc_plan_n(plan), c, NULL, &got, &nodes) != QC_OK) {
             free(l.at);
@@ -97,19 +158,27 @@ static int measure(const qc_plan *plan, size_t unit, size_t sample, uint64_t *se
         }
         found += got * c->weight;
     }
-    const double bt_s = take ? (thread_cpu_seconds() - t0) * (double)l.count / (double)take : 0;
+    if (descents)
+        nodes /= (uint64_t)descents;
+    else
+        bt_s = thread_cpu_seconds() - t0;
+    bt_s = take ? bt_s * (double)l.count / (double)take : 0;
+    estimated = take ? estimated * (double)l.count / (double)take : 0;
     const double solutions = (double)t.solutions;
     char js[48], bs[48];
     printf("unit %zu cases %zu join %.3f s %s solutions %.3f ns/solution; backtrack%s %.3f s "
-           "%.3f ns/solution %.1f queens/solution; ratio %.1f; %s %s\n", unit, l.count, join_s,
+           "%.3f ns/solution %.1f queens/solution; ratio %.1f; ", unit, l.count, join_s,
            qc_u128_format(t.solutions, js), join_s * 1e9 / solutions,
-           whole ? "" : " (estimated)", bt_s, bt_s * 1e9 / solutions,
-           take ? (double)nodes * (double)l.count / (double)take / solutions : 0, bt_s / join_s,
-           whole ? (found == t.solutions ? "equal" : "DIFFER") : "sampled cases' solutions",
-           qc_u128_format(found, bs));
+           whole && !descents ? "" : " (estimated)", bt_s, bt_s * 1e9 / solutions,
+           take ? (double)nodes * (double)l.count / (double)take / solutions : 0, bt_s / join_s);
+    if (descents)
+        printf("solutions estimated %.4g, %.3f of join's\n", estimated, estimated / solutions);
+    else
+        printf("%s %s\n", whole ? (found == t.solutions ? "equal" : "DIFFER")
+                               : "sampled cases' solutions", qc_u128_format(found, bs));
     fflush(stdout);
     free(l.at);
-    return whole && found != t.solutions;
+    return whole && !descents && found != t.solutions;
 }
 
 int main(int argc, char **argv)
@@ -122,7 +191,7 @@ int main(int argc, char **argv)
     if (errno || *end || n < QC_N_MIN || n > QC_N_MAX)
         return usage("N must be 1..32");
     long profile = 0;
-    unsigned long long sample = 0, seed = 1;
+    unsigned long long sample = 0, seed = 1, descents = 0, depth = 0;
     int first_unit = 2;
     for (; first_unit + 1 < argc && strncmp(argv[first_unit], "--", 2) == 0; first_unit += 2) {
         const char *opt = argv[first_unit], *v = argv[first_unit + 1];
@@ -135,6 +204,10 @@ int main(int argc, char **argv)
             sample = x;
         else if (!strcmp(opt, "--seed"))
             seed = x;
+        else if (!strcmp(opt, "--descents") && x <= 1000000)
+            descents = x;
+        else if (!strcmp(opt, "--depth") && x <= QC_N_MAX)
+            depth = x;
         else
             return usage("unknown option");
     }
@@ -143,6 +216,8 @@ int main(int argc, char **argv)
     if (qc_plan_create_with(&plan, (int)n, QC_ENGINE_JOIN, &o) != QC_OK)
         return usage("cannot plan this board");
     const size_t units = qc_plan_unit_count(plan);
+    if (descents && !depth)
+        return usage("--descents needs --depth");
     printf("n %ld plan %d (%s) units %zu isa %s\n", n, qc_plan_profile(plan),
            qc_plan_profile_name(plan), units, qc_isa_name());
     int status = 0;
@@ -162,7 +237,7 @@ int main(int argc, char **argv)
             qc_plan_free(plan);
             return usage("a unit past the plan's");
         }
-        const int rc = measure(plan, (size_t)u, (size_t)sample, &state);
+        const int rc = measure(plan, (size_t)u, (size_t)sample, (int)descents, (int)depth, &state);
         status = rc > status ? rc : status;
     }
     qc_plan_free(plan);
