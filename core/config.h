@@ -200,10 +200,10 @@ static inline int qcj_key_bits(int n)
 #define QCJ_TABLES_MIDDLE QCJ_MIDDLE_CARRIED
 #endif
 
-/* Units the plan aims at (the profiles' target): a pattern whose estimated cost passes
- * 1/target of the board's is cut into slices of its column sets, so that
- * no unit holds more than that share and work spreads evenly over many
- * threads and ranks (the slices share the pattern's band lists:
+/* Units the plan aims at (the profiles' target): a pattern whose estimated
+ * cost passes 1/target of the board's is cut into slices of its column
+ * sets, so that no unit holds more than that share and work spreads evenly
+ * over many threads and ranks (the slices share the pattern's band lists:
  * join/shared.c).  4096 up to N=25 (measured with the balance report,
  * bench/balance.c: the speed-up a greedy schedule of the measured unit
  * times allows at 64 workers, docs/PERFORMANCE.md).  From N=26, 11 times
@@ -216,31 +216,31 @@ static inline int qcj_key_bits(int n)
  * N=27 [set units] below cut every pattern instead.  Shapes the units:
  * part of the plan's fingerprint wherever it cuts a pattern. */
 
-/* [set units] In the profiles with `sets` (from N=27) every pattern is cut into one unit per column
- * set (per column key), whatever its estimate: the estimate counts column
- * sets, so it cannot tell a set that joins for an hour from one that
- * joins for a minute, and a unit that lists its bands set by set ([own
- * lists]) pays nothing for holding one set.  The units: N=27 5,447,334
- * (1,550,606 patterns); N=28 10,037,076 sets (6,863,638 units cut by the
- * target above), each in four units by [set parts] below; what they
- * take: docs/PERFORMANCE.md.  Shapes the units: part of the plan's
- * fingerprint. */
+/* [set units] In the profiles with `sets` (from N=27) every pattern is cut
+ * into one unit per column set (per column key), whatever its estimate:
+ * the estimate counts column sets, so it cannot tell a set that joins for
+ * an hour from one that joins for a minute, and a unit that lists its
+ * bands set by set ([own lists]) pays nothing for holding one set.  The
+ * units: N=27 5,447,334 (1,550,606 patterns); N=28 10,037,076 sets
+ * (6,863,638 units cut by the target above), each in four units by [set
+ * parts] below; what they take: docs/PERFORMANCE.md.  Shapes the units:
+ * part of the plan's fingerprint. */
 
-/* [set parts] In the profiles with `parts` > 1 (from N=28) each column set's unit is cut into
- * 4 units (the profiles' parts), part k joining the tops of the k-th equal share
- * of the set's top splits (join/halves.h) with all the set's bottoms,
- * which each part builds again.  At N=28 a column set alone joined for
- * 13 to 76 minutes of one core (eight sets sampled, mean 44), against
- * units of at most 30 minutes, and the estimate cannot tell the heavy
- * sets apart, so every set is cut alike.  Measured (1/64 of the joins
- * timed and scaled): the heaviest set seen, 76 minutes whole, in four
- * parts of 844, 1055, 981 and 844 s, whose halves took 20-28 s each
- * against 98 s for the set whole (its tops were built in chunks, each
- * with the bottoms again, before); eight units drawn at random 120 to
- * 1310 s; 40,148,304 units.  Parts cut where the splits' pairs of band
- * placements reach equal shares came out no better (974, 1096, 886, 945 s).
- * docs/PERFORMANCE.md.  Shapes the units: part of the plan's
- * fingerprint. */
+/* [set parts] In the profiles with `parts` > 1 (from N=28) each column
+ * set's unit is cut into 4 units (the profiles' parts), part k joining the
+ * tops of the k-th equal share of the set's top splits (join/halves.h)
+ * with all the set's bottoms, which each part builds again.  At N=28 a
+ * column set alone joined for 13 to 76 minutes of one core (eight sets
+ * sampled, mean 44), against units of at most 30 minutes, and the estimate
+ * cannot tell the heavy sets apart, so every set is cut alike.  Measured
+ * (1/64 of the joins timed and scaled): the heaviest set seen, 76 minutes
+ * whole, in four parts of 844, 1055, 981 and 844 s, whose halves took
+ * 20-28 s each against 98 s for the set whole (its tops were built in
+ * chunks, each with the bottoms again, before); eight units drawn at
+ * random 120 to 1310 s; 40,148,304 units.  Parts cut where the splits'
+ * pairs of band placements reach equal shares came out no better (974,
+ * 1096, 886, 945 s). docs/PERFORMANCE.md.  Shapes the units: part of the
+ * plan's fingerprint. */
 
 /* [band cost] The cost of listing a pattern's bands, as a share of the
  * mean pattern's estimated cost: measured 9% at N=16, 3% at N=17, 6% at
@@ -276,16 +276,16 @@ static inline int qcj_key_bits(int n)
  * Changes memory, time, the units and the work reported (the queens the
  * listing places), never a count. */
 
-/* [own lists] In the profiles with `own` (from N=26) a unit lists its bands for each column set it
- * counts, the top's on the set's columns alone and the bottom's on the
- * rest (join/unit.c, join/bands.c), instead of once for all its sets, or
- * a cut pattern's slices sharing the pattern's lists.  Measured on N=28's
- * unit 3000000 (one set of a pattern cut in 5): its lists 742 MiB shared,
- * 265 MiB its own; listing takes 1.17 s CPU for the pattern shared, 0.41
- * s for one set, against more than 55 minutes for the set's join.  N=26's
- * unit 10920 (20 sets): 523 MiB at its peak listed for all its sets, 224
- * MiB set by set.
- * Changes memory and the work reported, never the plan or a count. */
+/* [own lists] In the profiles with `own` (from N=26) a unit lists its
+ * bands for each column set it counts, the top's on the set's columns
+ * alone and the bottom's on the rest (join/unit.c, join/bands.c), instead
+ * of once for all its sets, or a cut pattern's slices sharing the
+ * pattern's lists.  Measured on N=28's unit 3000000 (one set of a pattern
+ * cut in 5): its lists 742 MiB shared, 265 MiB its own; listing takes 1.17
+ * s CPU for the pattern shared, 0.41 s for one set, against more than 55
+ * minutes for the set's join.  N=26's unit 10920 (20 sets): 523 MiB at its
+ * peak listed for all its sets, 224 MiB set by set. Changes memory and the
+ * work reported, never the plan or a count. */
 
 /* [halves capped] The halves of a side one join holds (join/unit.c):
  * tops past it are taken in chunks, each joined with all the set's
@@ -514,17 +514,18 @@ static inline int qcj_key_bits(int n)
 #define QCJ_SCRATCH_KEPT_MAX ((size_t)192 << 20)
 #endif
 
-/* [fresh scratch] In the profiles with `fresh` (from N=24) the pool keeps no scratch set: each unit
- * starts from no working memory and frees its own (join/scratch.h), so a
- * thread's peak is its largest unit's own peak, the figure the sampler
- * measures (bench/sample.c), where a kept set settles at the sum of each
- * buffer's largest over every unit the thread counted.  Measured on the
- * Zen 4 development machine (qcount_sample 24 --units 8 --strata 4 --seed
- * 1, its timed pass as a run counts, four rounds alternating the cores):
- * a thread of kept sets peaked at 516.9 MiB over those 8 units, fresh at
- * 370.8, the largest unit's own; CPU time 1.026 (ratio of medians) and
- * 1.013 (median ratio) of kept sets', the fresh pages of units of some
- * 10 s.  Below N=24 units are short (N=22: 0.42 s for 85 MiB on
- * average) and kept sets hold less (docs/PERFORMANCE.md). */
+/* [fresh scratch] In the profiles with `fresh` (from N=24) the pool keeps
+ * no scratch set: each unit starts from no working memory and frees its
+ * own (join/scratch.h), so a thread's peak is its largest unit's own peak,
+ * the figure the sampler measures (bench/sample.c), where a kept set
+ * settles at the sum of each buffer's largest over every unit the thread
+ * counted.  Measured on the Zen 4 development machine (qcount_sample 24
+ * --units 8 --strata 4 --seed 1, its timed pass as a run counts, four
+ * rounds alternating the cores): a thread of kept sets peaked at 516.9 MiB
+ * over those 8 units, fresh at 370.8, the largest unit's own; CPU time
+ * 1.026 (ratio of medians) and 1.013 (median ratio) of kept sets', the
+ * fresh pages of units of some 10 s.  Below N=24 units are short (N=22:
+ * 0.42 s for 85 MiB on average) and kept sets hold less
+ * (docs/PERFORMANCE.md). */
 
 #endif
