@@ -387,7 +387,7 @@ static int join_build_with(qc_plan *plan, const qcj_settings *s)
     g->key_splits = s->key_splits;
     g->sort_coarse_from = s->sort_coarse_from;
     data->set_parts = s->set_units && s->set_parts > 1 ? s->set_parts : 1;
-    data->skip_empty = s->large_bands;
+    data->skip_empty = s->skip_empty;
     data->profile = s->profile ? s->profile : n;
     data->joiner = s->joiner;
     data->block = qcj_block(g);

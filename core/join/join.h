@@ -74,8 +74,8 @@ typedef struct qcj_settings {
     double unit_target;
     qcj_joiner_kind joiner;
     int halves_planes;    /* [transposed lists] (bands.c), where the bands allow it */
-    int large_bands;      /* [large plans]: bands listed in place and pruned (bands.c),
-                           * no empty units (join.c) */
+    int large_bands;      /* [large plans]: bands listed in place and pruned (bands.c) */
+    int skip_empty;       /* [no empty units] (join.c): as in the profiles with large bands */
     int own_lists;        /* [own lists] (unit.c) */
     int set_units;        /* [set units] one unit per column set */
     uint32_t set_parts;   /* [set parts] (join.c); 1 cuts no set */

@@ -47,6 +47,7 @@ qcj_settings qcj_settings_for(int n, int profile)
         .joiner = QCJ_JOIN_TABLES,
         .halves_planes = row->planes,
         .large_bands = row->large,
+        .skip_empty = row->large,
         .own_lists = row->own,
         .set_units = row->sets,
         .set_parts = row->parts,
