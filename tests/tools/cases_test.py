@@ -5,8 +5,9 @@ them, recounted by this program's own backtracking from the JSON alone:
 for N=1..10 under the board's own profile and under N=28's, every unit's
 recount equals join's tally (`test_cases tallies N P`, which counts by
 qc_plan_count_unit) and the units' sum is the known total
-(tests/known-counts.tsv).  A unit printed alone is the line --all prints
-for it, and its text lists the same sets.  Mutant descriptions (a case
+(tests/known-counts.tsv).  A unit printed alone (three of each plan of
+N=9 and 10: few processes, for the emulated stage) is the line --all
+prints for it, and its text lists the same sets.  Mutant descriptions (a case
 with solutions dropped, its weight changed), put back into JSON, no
 longer recount to join's tally.  Bad input: exit 2, one line on stderr,
 nothing on stdout.
@@ -152,7 +153,7 @@ def check_plan(qcount, test_cases, n, profile, known):
         total += got
     check(total == known[n], f"N={n} plan {plan}: total {total}, known {known[n]}")
     mutants(n, plan, units[:len(tallies)], tallies)
-    for u in sorted({0, len(lines) // 2, len(lines) - 1}):
+    for u in sorted({0, len(lines) // 2, len(lines) - 1}) if n >= 9 else ():
         check_one(qcount, n, flags, plan, u, lines[u], len(lines))
 
 
