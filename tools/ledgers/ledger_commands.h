@@ -3,7 +3,7 @@
  * ledger_commands.h — the program's commands on finished ledgers:
  *   qcount merge [--json] LEDGER...       the total of ledgers that cover
  *                                         every unit of one plan once
- *   qcount audit [--sample=P] [--seed=S] LEDGER
+ *   qcount audit [--sample=P] [--seed=S] [--by=levels|backtrack] LEDGER
  *                                         recount a random sample by
  *                                         another path and compare
  *   qcount show [--json] LEDGER           the records, fit to publish
