@@ -93,7 +93,7 @@ int main(int argc, char **argv)
     if (qc_known_test_load() != 0)
         return fail("cannot read QCOUNT_TEST_KNOWN");
 #endif
-    if (argc > 1 && qc_ledger_command_named(argv[1]))   /* merge, audit, show */
+    if (argc > 1 && qc_ledger_command_named(argv[1]))   /* merge, audit, show, unit */
         return qct_mpi_launcher_rank() > 0 ? 0 : qc_ledger_command(argc - 1, argv + 1);   /* ledgers/ */
     qc_options opts;
     char err[256];

@@ -5,7 +5,10 @@
 # level, both with no mismatch; one tally edited (its checksum written
 # again, so only a recount can tell) is found and named; the sample is the
 # same for the same seed; bad options and corrupt ledgers are refused; the
-# ledgers are never changed.  show prints the fingerprint, the coverage
+# ledgers are never changed.  --by=backtrack recounts a join ledger from
+# its units' cases alone (core/oracle), finds the edited tally too, and
+# refuses another engine's ledger; --by=levels is the default's report.
+# show prints the fingerprint, the coverage
 # and every record's log, as text and as JSON.
 # usage: audit_test.sh QCOUNT KNOWN LEDGER_EDIT
 qcount=$1 known=$2 edit=$3
@@ -43,6 +46,13 @@ audit --sample 50 --seed 9 --threads 1 "$tmp/join" && cp "$tmp/out" "$tmp/first"
     || bad "audit on 1 and 4 threads: $(diff "$tmp/first" "$tmp/out" | head -5)"
 # no seed: one is drawn, and printed
 audit --sample 10 "$tmp/join" && grep -Eq "^seed [0-9]+$" "$tmp/out" && ok || bad "drawn seed: $(cat "$tmp/out")"
+# --by=levels: the default, the same report; --by=backtrack: one path, the oracle's
+audit --sample 40 --seed 7 "$tmp/join" && cp "$tmp/out" "$tmp/first" && audit --sample 40 --seed 7 --by=levels "$tmp/join" \
+    && cmp -s "$tmp/out" "$tmp/first" && ok || bad "--by=levels is not the default: $(diff "$tmp/first" "$tmp/out" | head -5)"
+audit --sample 100 --seed 5 --by backtrack "$tmp/join"; rc=$?
+[ $rc -eq 0 ] && grep -q "^path backtracking from the unit's cases (core/oracle): $units units$" "$tmp/out" \
+    && [ "$(grep -c "^path " "$tmp/out")" -eq 1 ] && grep -q "^$units units checked, 0 mismatched$" "$tmp/out" && ok \
+    || bad "join audit by backtracking: rc=$rc $(cat "$tmp/out" "$tmp/err")"
 [ "$before" = "$(sums)" ] && ok || bad "audit changed a ledger"
 
 # one tally edited, checksum recomputed: the audit finds that unit
@@ -58,6 +68,10 @@ for l in join eight; do
     [ $l = eight ] || [ "$(grep -c "^mismatch unit $unit: " "$tmp/out")" -eq 2 ] && ok \
         || bad "forged join unit $unit: not found by both paths: $(cat "$tmp/out")"
 done
+unit=$("$qcount" show "$tmp/join" | awk '/^unit/ { getline; getline; getline; print $1; exit }')
+audit --sample 100 --seed 1 --by=backtrack "$tmp/join-forged"; rc=$?
+[ $rc -eq 1 ] && grep -q "^mismatch unit $unit: the ledger says [0-9]* solutions, counted again [0-9]* (backtracking from the unit's cases (core/oracle))$" "$tmp/out" \
+    && grep -q " 1 mismatched" "$tmp/out" && ok || bad "forged join unit $unit by backtracking: rc=$rc $(cat "$tmp/out" "$tmp/err")"
 
 # refusals: exit 2, one line
 refused() {
@@ -72,6 +86,9 @@ refused "invalid sample 'x'" --sample x "$tmp/join"
 refused "invalid seed '-1'" --seed -1 "$tmp/join"
 refused "no ledger given" --sample 5
 refused "invalid thread count '0'" --threads 0 "$tmp/join"
+refused "invalid path 'oracle'" --by=oracle "$tmp/join"
+refused "option '--by' needs an argument" "$tmp/join" --by
+refused "engine eightfold, whose units are not described" --by=backtrack "$tmp/eight"
 head -c 100 "$tmp/join" >"$tmp/cut"
 refused "truncated header" "$tmp/cut"
 

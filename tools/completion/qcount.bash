@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # qcount.bash — bash completion for qcount: its options, the engine names,
 # the formats, and file names where an option takes a file; the ledger
-# commands (merge, audit, show), their options and ledger files.  Needs
+# commands (merge, audit, show), their options and ledger files; unit and
+# its options.  Needs
 # bash alone (not the bash-completion package's helpers).
 _qcount()
 {
@@ -15,14 +16,22 @@ _qcount()
     fi
     COMPREPLY=()
     local command=${COMP_WORDS[1]}
+    if [[ $COMP_CWORD -gt 1 && $command == unit ]]; then
+        [[ $cur == -* ]] && COMPREPLY=($(compgen -W '--plan= --all --json --help' -- "$cur"))
+        [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
+        return 0                   # N, U and P are numbers: nothing to offer
+    fi
     if [[ $COMP_CWORD -gt 1 && ( $command == merge || $command == audit || $command == show ) ]]; then
         case $prev in
             --sample | --seed | -t | --threads)
                 return ;;          # a number: nothing to offer
+            --by)
+                [[ $command == audit ]] && COMPREPLY=($(compgen -W 'levels backtrack' -- "$cur"))
+                return ;;
         esac
         if [[ $cur == -* ]]; then
             local words='--json --help'
-            [[ $command == audit ]] && words='--sample= --seed= --threads= --help'
+            [[ $command == audit ]] && words='--sample= --seed= --threads= --by= --help'
             COMPREPLY=($(compgen -W "$words" -- "$cur"))
             [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
         else
@@ -52,7 +61,7 @@ _qcount()
             --solve --random --seed= --verify -h --help -V --version' -- "$cur"))
         [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
     elif [[ $COMP_CWORD -eq 1 ]]; then
-        COMPREPLY=($(compgen -W 'merge audit show' -- "$cur"))
+        COMPREPLY=($(compgen -W 'merge audit show unit' -- "$cur"))
     fi
     return 0
 }

@@ -16,6 +16,12 @@
  * are compared; the placements may differ between paths (odd N's middle
  * queen).  The units are counted over --threads threads (default: one per
  * core), each pass at one level, since the level is the whole process's.
+ *
+ * [by backtrack] --by=backtrack counts every sampled unit of a join
+ * ledger by one path instead: the unit's cases (qc_plan_unit_describe)
+ * counted by plain backtracking (qc_plan_backtrack_unit,
+ * core/oracle/backtrack.c), which shares no code with the engine: no
+ * bands, halves, tables or AND loop.  --by=levels is the default above.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -28,7 +34,10 @@
 
 #include "ledgers.h"
 
-static const char usage[] = "usage: qcount audit [--sample=P] [--seed=S] [--threads=K] LEDGER";
+static const char usage[] =
+    "usage: qcount audit [--sample=P] [--seed=S] [--threads=K] [--by=levels|backtrack] LEDGER";
+
+static const char backtrack_path[] = "backtracking from the unit's cases (core/oracle)";
 
 static uint64_t splitmix64(uint64_t *state)
 {
@@ -90,7 +99,8 @@ static void note_path(path_count *paths, size_t *count, const char *path)
 
 /* One sampled unit and what counting it again by each path gave: path 0
  * the engine at another level, path 1 its second path (QC_ENOTSUP when
- * it has none). */
+ * it has none); under --by=backtrack path 0 is not taken (QC_ENOTSUP)
+ * and path 1 is the backtracking. */
 typedef struct recount_job {
     const qct_ledger_entry *entry;
     const char *level;        /* for path 0 */
@@ -105,6 +115,7 @@ typedef struct pass {
     recount_job *jobs;
     size_t count;
     int path;
+    int backtrack;            /* path 1 is qc_plan_backtrack_unit */
     const char *level;        /* path 0: only the jobs at this level */
     size_t next;              /* atomic */
 } pass;
@@ -121,6 +132,9 @@ static void *pass_worker(void *arg)
         if (p->path == 0) {
             if (j->level == p->level)
                 j->rc[0] = qc_plan_count_unit(p->plan, unit, &j->tally[0]);
+        } else if (p->backtrack) {
+            j->rc[1] = qc_plan_backtrack_unit(p->plan, unit, NULL, &j->tally[1]);
+            snprintf(j->how[1], sizeof j->how[1], "%s", backtrack_path);
         } else {
             const char *path = NULL;
             j->rc[1] = qc_plan_recount_unit(p->plan, unit, &j->tally[1], &path);
@@ -144,10 +158,18 @@ static void run_pass(pass *p, int threads)
 }
 
 /* Counts every job again by both paths, over threads: path 0 a level at
- * a time (the level is the whole process's), then path 1. */
+ * a time (the level is the whole process's), then path 1; by backtracking
+ * alone when backtrack is set. */
 static void recount_all(const qc_plan *plan, recount_job *jobs, size_t count, int threads,
-                        const int *runs)
+                        const int *runs, int backtrack)
 {
+    if (backtrack) {
+        for (size_t i = 0; i < count; i++)
+            jobs[i].rc[0] = QC_ENOTSUP;
+        pass p = {.plan = plan, .jobs = jobs, .count = count, .path = 1, .backtrack = 1};
+        run_pass(&p, threads);
+        return;
+    }
     for (size_t i = 0; i < count; i++) {
         const char *note;
         jobs[i].level = other_level(runs, jobs[i].entry->log.isa, &note);
@@ -172,50 +194,74 @@ static void recount_all(const qc_plan *plan, recount_job *jobs, size_t count, in
     run_pass(&p, threads);
 }
 
-int qcl_audit_main(int argc, char **argv)
+/* What the command line asks. */
+typedef struct audit_options {
+    double percent;
+    uint64_t seed;
+    int seed_given;
+    int threads;              /* 0: one per core */
+    int backtrack;            /* --by=backtrack */
+} audit_options;
+
+/* One option's value into *o: 0, or 2 with the one-line error printed. */
+static int parse_value(int c, const char *arg, audit_options *o)
+{
+    char *end = NULL;
+    errno = 0;
+    if (c == 't') {
+        long v = strtol(arg, &end, 10);
+        if (arg[0] < '0' || arg[0] > '9' || *end || errno || v < 1 || v > 4096) {
+            qcl_error("audit", "invalid thread count '%s' (expected an integer from 1 to "
+                      "4096)", arg);
+            return 2;
+        }
+        o->threads = (int)v;
+    } else if (c == 'p') {
+        o->percent = strtod(arg, &end);
+        if (arg[0] < '0' || arg[0] > '9' || *end || errno || !(o->percent > 0)
+            || o->percent > 100) {
+            qcl_error("audit", "invalid sample '%s' (expected a percentage, more than 0 "
+                      "and at most 100)", arg);
+            return 2;
+        }
+    } else if (c == 'S') {
+        unsigned long long v = strtoull(arg, &end, 10);
+        if (arg[0] < '0' || arg[0] > '9' || *end || errno) {
+            qcl_error("audit", "invalid seed '%s' (expected an integer from 0 to "
+                      "18446744073709551615)", arg);
+            return 2;
+        }
+        o->seed = v;
+        o->seed_given = 1;
+    } else if (strcmp(arg, "levels") == 0 || strcmp(arg, "backtrack") == 0) {   /* 'b' */
+        o->backtrack = arg[0] == 'b';
+    } else {
+        qcl_error("audit", "invalid path '%s' (expected levels or backtrack)", arg);
+        return 2;
+    }
+    return 0;
+}
+
+/* The command line into *o, optind left at the ledger: -1 to go on, else
+ * the status to exit with. */
+static int parse_options(int argc, char **argv, audit_options *o)
 {
     static const struct option options[] = {
         {"sample", required_argument, NULL, 'p'},
         {"seed", required_argument, NULL, 'S'},
         {"threads", required_argument, NULL, 't'},
+        {"by", required_argument, NULL, 'b'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    double percent = 1;
-    uint64_t seed = 0;
-    int seed_given = 0, threads = 0, c;
+    *o = (audit_options){.percent = 1};
+    int c;
     opterr = 0;
     optind = 0;
     while ((c = getopt_long(argc, argv, ":t:h", options, NULL)) != -1) {
-        char *end = NULL;
-        if (c == 't') {
-            errno = 0;
-            long v = strtol(optarg, &end, 10);
-            if (optarg[0] < '0' || optarg[0] > '9' || *end || errno || v < 1 || v > 4096) {
-                qcl_error("audit", "invalid thread count '%s' (expected an integer from 1 to "
-                          "4096)", optarg);
+        if (c == 't' || c == 'p' || c == 'S' || c == 'b') {
+            if (parse_value(c, optarg, o) != 0)
                 return 2;
-            }
-            threads = (int)v;
-        } else if (c == 'p') {
-            errno = 0;
-            percent = strtod(optarg, &end);
-            if (optarg[0] < '0' || optarg[0] > '9' || *end || errno || !(percent > 0)
-                || percent > 100) {
-                qcl_error("audit", "invalid sample '%s' (expected a percentage, more than 0 "
-                          "and at most 100)", optarg);
-                return 2;
-            }
-        } else if (c == 'S') {
-            errno = 0;
-            unsigned long long v = strtoull(optarg, &end, 10);
-            if (optarg[0] < '0' || optarg[0] > '9' || *end || errno) {
-                qcl_error("audit", "invalid seed '%s' (expected an integer from 0 to "
-                          "18446744073709551615)", optarg);
-                return 2;
-            }
-            seed = v;
-            seed_given = 1;
         } else if (c == 'h') {
             puts(usage);
             return 0;
@@ -231,33 +277,18 @@ int qcl_audit_main(int argc, char **argv)
         qcl_error("audit", "%s ledger given (%s)", argc - optind ? "more than one" : "no", usage);
         return 2;
     }
-    if (!seed_given && getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed)
-        seed = (uint64_t)time(NULL) ^ (uint64_t)getpid() << 32;
+    if (!o->seed_given && getrandom(&o->seed, sizeof o->seed, 0) != (ssize_t)sizeof o->seed)
+        o->seed = (uint64_t)time(NULL) ^ (uint64_t)getpid() << 32;
+    if (!o->threads)
+        o->threads = qc_topology_cores();
+    return -1;
+}
 
-    if (!threads)
-        threads = qc_topology_cores();
-    int runs[LEVELS];
-    find_levels(runs);
-
-    qcl_bound b;
-    if (qcl_load(argv[optind], &b) != 0)
-        return 2;
-    const qct_ledger_file *f = b.file;
-    size_t want = (size_t)((double)f->count * percent / 100.0);
-    if ((double)want < (double)f->count * percent / 100.0)
-        want++;   /* rounded up: a sample of a small ledger is not empty */
-    const qct_ledger_entry **pick = malloc((f->count ? f->count : 1) * sizeof *pick);
-    path_count *paths = calloc(2 * want + 1, sizeof *paths);
-    recount_job *jobs = calloc(want + 1, sizeof *jobs);
-    if (!pick || !paths || !jobs) {
-        qcl_error("audit", "out of memory");
-        free(pick);
-        free(paths);
-        free(jobs);
-        qcl_free(&b);
-        return 2;
-    }
-    /* the sample: the first `want` of a Fisher-Yates shuffle by the seed */
+/* The sample: the first `want` of a Fisher-Yates shuffle of f's entries
+ * by the seed, into pick (f->count slots), in unit order. */
+static void draw_sample(const qct_ledger_file *f, uint64_t seed, size_t want,
+                        const qct_ledger_entry **pick)
+{
     for (size_t i = 0; i < f->count; i++)
         pick[i] = &f->entries[i];
     uint64_t state = seed;
@@ -268,21 +299,16 @@ int qcl_audit_main(int argc, char **argv)
         pick[j] = t;
     }
     qsort(pick, want, sizeof *pick, by_unit);
+}
 
-    char name[24];
-    printf("ledger %s: N=%d, engine %s, fingerprint %016llx, part %s\n", b.path,
-           f->header.n, f->header.engine, (unsigned long long)f->header.fingerprint,
-           qct_part_name(&f->header.part, name, sizeof name));
-    printf("seed %llu\n", (unsigned long long)seed);
-    printf("sample %g%% of %zu finished units: %zu units\n", percent, f->count, want);
-    fflush(stdout);
+/* Every job's recounts against its record, printed: the mismatches, the
+ * units, the paths and the closing line.  Returns the exit status. */
+static int report(const recount_job *jobs, size_t want, path_count *paths)
+{
     size_t mismatches = 0, failed = 0, path_kinds = 0;
     char *checked = NULL;
     size_t checked_len = 0;
     FILE *units_line = open_memstream(&checked, &checked_len);
-    for (size_t i = 0; i < want; i++)
-        jobs[i].entry = pick[i];
-    recount_all(b.plan, jobs, want, threads, runs);
     for (size_t i = 0; i < want; i++) {
         const qct_ledger_entry *e = jobs[i].entry;
         if (units_line)
@@ -320,6 +346,55 @@ int qcl_audit_main(int argc, char **argv)
     printf("%zu units checked, %zu mismatched%s\n", want - failed, mismatches,
            failed ? ", some units could not be counted again" : "");
     free(checked);
+    return mismatches ? 1 : failed ? 2 : 0;
+}
+
+int qcl_audit_main(int argc, char **argv)
+{
+    audit_options o;
+    int status = parse_options(argc, argv, &o);
+    if (status >= 0)
+        return status;
+    int runs[LEVELS];
+    find_levels(runs);
+
+    qcl_bound b;
+    if (qcl_load(argv[optind], &b) != 0)
+        return 2;
+    const qct_ledger_file *f = b.file;
+    if (o.backtrack && qc_plan_engine(b.plan) != QC_ENGINE_JOIN) {
+        qcl_error("audit", "--by=backtrack: ledger '%s' is of engine %s, whose units are not "
+                  "described as cases (only join's are)", b.path, f->header.engine);
+        qcl_free(&b);
+        return 2;
+    }
+    size_t want = (size_t)((double)f->count * o.percent / 100.0);
+    if ((double)want < (double)f->count * o.percent / 100.0)
+        want++;   /* rounded up: a sample of a small ledger is not empty */
+    const qct_ledger_entry **pick = malloc((f->count ? f->count : 1) * sizeof *pick);
+    path_count *paths = calloc(2 * want + 1, sizeof *paths);
+    recount_job *jobs = calloc(want + 1, sizeof *jobs);
+    if (!pick || !paths || !jobs) {
+        qcl_error("audit", "out of memory");
+        free(pick);
+        free(paths);
+        free(jobs);
+        qcl_free(&b);
+        return 2;
+    }
+    draw_sample(f, o.seed, want, pick);
+
+    char name[24];
+    printf("ledger %s: N=%d, engine %s, fingerprint %016llx, part %s\n", b.path,
+           f->header.n, f->header.engine, (unsigned long long)f->header.fingerprint,
+           qct_part_name(&f->header.part, name, sizeof name));
+    printf("seed %llu\n", (unsigned long long)o.seed);
+    printf("sample %g%% of %zu finished units: %zu units\n", o.percent, f->count, want);
+    fflush(stdout);
+    for (size_t i = 0; i < want; i++)
+        jobs[i].entry = pick[i];
+    recount_all(b.plan, jobs, want, o.threads, runs, o.backtrack);
+    status = report(jobs, want, paths);
     free(pick);
     free(paths);
     free(jobs);
@@ -328,5 +403,5 @@ int qcl_audit_main(int argc, char **argv)
         qcl_error("audit", "cannot write to stdout");
         return 2;
     }
-    return mismatches ? 1 : failed ? 2 : 0;
+    return status;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * commands.c — the ledger commands' dispatch and what they share
- * (ledger_commands.h, ledgers.h).
+ * commands.c — the ledger commands' dispatch (with unit, which describes
+ * what a ledger's unit stands for) and what they share (ledger_commands.h,
+ * ledgers.h).
  */
 #include <getopt.h>
 #include <stdarg.h>
@@ -20,6 +21,7 @@ static const struct {
     {"merge", qcl_merge_main},
     {"audit", qcl_audit_main},
     {"show", qcl_show_main},
+    {"unit", qcl_unit_main},
 };
 
 int qc_ledger_command_named(const char *word)

@@ -46,5 +46,6 @@ void qcl_unit_ranges(FILE *out, const unsigned char *flag, size_t units, unsigne
 int qcl_merge_main(int argc, char **argv);
 int qcl_audit_main(int argc, char **argv);
 int qcl_show_main(int argc, char **argv);
+int qcl_unit_main(int argc, char **argv);
 
 #endif
