@@ -413,7 +413,6 @@ static int join_build_with(qc_plan *plan, const qcj_settings *s)
     return QC_OK;
 }
 
-
 static int join_build(qc_plan *plan)
 {
     const qcj_settings s = qcj_settings_for(plan->n, plan->profile);

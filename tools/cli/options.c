@@ -89,9 +89,12 @@ const char qc_usage_text[] =
     "                      hold every unit once; exit status 1 and no total if a\n"
     "                      unit is missing or has two tallies\n"
     "  qcount audit LEDGER     count a seeded random sample of its units again by\n"
-    "                      another path and compare\n"
+    "                      another path and compare: another level and the AND\n"
+    "                      loop, or a search from the units' cases alone\n"
     "  qcount show LEDGER      its records: unit, tally, engine, ISA level, host,\n"
     "                      CPU seconds, time finished; the fingerprint, coverage\n"
+    "  qcount unit N U         what unit U of the join plan of N counts: weighted\n"
+    "                      cases, each row's columns (--plan=P, --json)\n"
     "\n"
     "Report bugs to: " QC_BUG_ADDRESS "\n";
 
