@@ -20,6 +20,7 @@ static const struct {
     {"merge", qcl_merge_main},
     {"audit", qcl_audit_main},
     {"show", qcl_show_main},
+    {"status", qcl_status_main},
 };
 
 int qc_ledger_command_named(const char *word)

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ledger_commands.h — the program's commands on finished ledgers:
+ * ledger_commands.h — the program's commands on ledgers:
  *   qcount merge [--json] LEDGER...       the total of ledgers that cover
  *                                         every unit of one plan once
  *   qcount audit [--sample=P] [--seed=S] LEDGER
  *                                         recount a random sample by
  *                                         another path and compare
  *   qcount show [--json] LEDGER           the records, fit to publish
+ *   qcount status [--json] LEDGER...      a run of many parts at a glance,
+ *                                         finished or not
  * They only read the ledgers.  Results on stdout, one-line errors on
  * stderr; exit 0, 1 when the ledgers disagree or fall short (a missing
  * unit, two tallies of a unit, a recount that differs), 2 for bad input

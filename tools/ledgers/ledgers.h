@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ledgers.h — what the ledger commands (merge.c, audit.c, show.c) share:
- * a ledger read and bound to its plan, JSON strings, lists of units.
+ * ledgers.h — what the ledger commands (merge.c, audit.c, show.c, status.c)
+ * share: a ledger read and bound to its plan, JSON strings, lists of units.
  * Private to tools/ledgers/.
  */
 #ifndef QC_LEDGERS_H
@@ -46,5 +46,6 @@ void qcl_unit_ranges(FILE *out, const unsigned char *flag, size_t units, unsigne
 int qcl_merge_main(int argc, char **argv);
 int qcl_audit_main(int argc, char **argv);
 int qcl_show_main(int argc, char **argv);
+int qcl_status_main(int argc, char **argv);
 
 #endif
