@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# status_test.sh — qcount status on the ledgers of a run of N=14 in 3
+# parts: part 1 whole, part 2 cut short (its ledger truncated after some
+# records, as a stop leaves it), part 3 not given; then all three (the
+# exact total), a silent part (--now later), a damaged tail, two tallies
+# of a unit that differ (status 1), and bad input (status 2, one line).
+# The figures are checked against qcount show and merge of the same files.
+# usage: status_test.sh QCOUNT KNOWN LEDGER_EDIT
+qcount=$1 known=$2 edit=$3
+. "$(dirname "$0")/test_lib.sh"
+n=14
+want=$(known_total $n)
+for k in 1 2 3; do
+    "$qcount" $n --part $k/3 --checkpoint "$tmp/p$k" --threads 2 --quiet >"$tmp/sum$k" 2>/dev/null \
+        || bad "part $k/3"
+done
+cp "$tmp/p2" "$tmp/p2.whole"
+head -c $((128 + 128 * 40)) "$tmp/p2.whole" >"$tmp/p2"   # the header and 40 records
+units=$("$qcount" show --json "$tmp/p1" | python3 -c 'import json, sys; print(json.load(sys.stdin)["plan_units"])')
+
+# ---- part 1 whole, part 2 cut short, part 3 not given
+"$qcount" status "$tmp/p1" "$tmp/p2" >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 0 ] && [ ! -s "$tmp/err" ] && ok || bad "status of 2 parts: rc=$rc $(cat "$tmp/err")"
+so_far=$(( $(cat "$tmp/sum1") + $("$qcount" show --json "$tmp/p2" | python3 -c 'import json, sys; print(json.load(sys.stdin)["solutions"])') ))
+p1=$("$qcount" show --json "$tmp/p1" | python3 -c 'import json, sys; print(json.load(sys.stdin)["records"])')
+covered=$((p1 + 40))
+grep -q "^count  *N=$n, engine join, fingerprint [0-9a-f]\{16\}, $units units, in 3 parts\$" "$tmp/out" && ok \
+    || bad "status: the count line: $(head -n 1 "$tmp/out")"
+grep -q "^coverage  *$covered of $units units " "$tmp/out" && ok || bad "status: coverage: $(cat "$tmp/out")"
+grep -q "^solutions  *$so_far so far" "$tmp/out" && ! grep -q "^total" "$tmp/out" && ok \
+    || bad "status: solutions so far $so_far: $(cat "$tmp/out")"
+grep -q "^3/3 .*(no ledger given)\$" "$tmp/out" && grep -q "^1/3 .*(complete)\$" "$tmp/out" \
+    && grep -q "^2/3  *40/" "$tmp/out" && ok || bad "status: the parts: $(cat "$tmp/out")"
+grep -q "^$(hostname | cut -c1-20) " "$tmp/out" && ok || bad "status: no line for this host: $(cat "$tmp/out")"
+"$qcount" status --json "$tmp/p1" "$tmp/p2" | python3 -c '
+import json, sys
+units, covered, so_far = map(int, sys.argv[1:4])
+o = json.load(sys.stdin)
+assert o["units"] == units and o["covered"] == covered and o["missing"] == units - covered, o
+assert o["solutions"] == so_far and o["total"] is None and o["complete"] is False, o
+assert o["parts"] == 3 and o["parts_not_given"] == ["3/3"], o
+assert 0 < o["work_done"] < 1, o
+l = {x["part"]: x for x in o["ledgers"]}
+assert l["1/3"]["complete"] and l["2/3"]["done"] == 40 and not l["2/3"]["complete"], l
+assert not l["2/3"]["silent"], l
+h = o["hosts"]
+assert sum(x["units"] for x in h) == covered and all(x["cpu_seconds"] >= 0 for x in h), h
+assert (o["seconds_left"] is None) == (o["eta"] is None), o
+' "$units" "$covered" "$so_far" && ok || bad "status --json of 2 parts"
+
+# silent: judged two hours later, the unfinished part is silent, the whole one not
+later=$(( $(date +%s) + 7200 ))
+"$qcount" status --now=$later "$tmp/p1" "$tmp/p2" >"$tmp/out" 2>&1
+grep -q "^2/3 .*(SILENT for 2\.[0-9] h)\$" "$tmp/out" && grep -q "^1/3 .*(complete)\$" "$tmp/out" && ok \
+    || bad "status --now later: $(cat "$tmp/out")"
+"$qcount" status --json --now=$later --stale=86400 "$tmp/p2" \
+    | python3 -c 'import json, sys; assert not json.load(sys.stdin)["ledgers"][0]["silent"]' && ok \
+    || bad "status --stale=86400 still calls the part silent"
+
+# ---- all three parts: the total, as merge gives it
+"$qcount" status "$tmp/p1" "$tmp/p2.whole" "$tmp/p3" >"$tmp/out" 2>&1
+grep -q "^total  *$want\$" "$tmp/out" && grep -q "^left  *nothing" "$tmp/out" && ok \
+    || bad "status of every part: $(cat "$tmp/out")"
+"$qcount" status --json "$tmp/p1" "$tmp/p2.whole" "$tmp/p3" | python3 -c '
+import json, sys
+o = json.load(sys.stdin)
+assert o["complete"] and o["total"] == int(sys.argv[1]) and o["seconds_left"] == 0, o
+assert o["work_done"] == 1 and o["parts_not_given"] == [], o
+' "$want" && ok || bad "status --json of every part"
+
+# ---- a damaged tail is shown, not refused; a unit twice with two tallies
+cp "$tmp/p2" "$tmp/torn"
+head -c 60 "$tmp/p2.whole" | tail -c 50 >>"$tmp/torn"
+"$qcount" status "$tmp/p1" "$tmp/torn" >"$tmp/out" 2>&1 && grep -q "(damaged tail: 50 bytes)" "$tmp/out" \
+    && ok || bad "status of a torn ledger: $(cat "$tmp/out")"
+"$qcount" $n --checkpoint "$tmp/whole" --quiet >/dev/null 2>&1
+first=$("$qcount" show --json "$tmp/p1" | python3 -c 'import json, sys; print(json.load(sys.stdin)["units"][0]["unit"])')
+"$edit" "$tmp/whole" "$first" 1 >/dev/null
+"$qcount" status "$tmp/p1" "$tmp/whole" >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 1 ] && grep -q "^qcount: status: unit $first has two tallies" "$tmp/err" \
+    && grep -q "with tallies that differ" "$tmp/out" && ok || bad "status of two tallies: rc=$rc $(cat "$tmp/err" "$tmp/out")"
+
+# ---- bad input: one line, status 2, nothing on stdout
+refused() {   # refused PATTERN ARGS...
+    local pattern=$1
+    shift
+    "$qcount" status "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
+    [ $rc -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "$pattern" "$tmp/err" \
+        && ok || bad "status $*: rc=$rc $(cat "$tmp/err" "$tmp/out")"
+}
+"$qcount" 12 --checkpoint "$tmp/n12" --quiet >/dev/null 2>&1
+echo "not a ledger" >"$tmp/text"
+refused "no ledger given"
+refused "belongs to another count" "$tmp/p1" "$tmp/n12"
+refused "ledger '$tmp/text'" "$tmp/text"
+refused "cannot open" "$tmp/none"
+refused "invalid --stale '-1'" --stale=-1 "$tmp/p1"
+refused "invalid --now 'x'" --now=x "$tmp/p1"
+refused "unknown option" --bogus "$tmp/p1"
+"$qcount" status --help >"$tmp/out" 2>&1 && grep -q "^usage: qcount status" "$tmp/out" \
+    && grep -q -- "--stale=SECONDS" "$tmp/out" && ok || bad "status --help: $(cat "$tmp/out")"
+report status
