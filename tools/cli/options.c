@@ -89,6 +89,8 @@ const char qc_usage_text[] =
     "                      another path and compare\n"
     "  qcount show LEDGER      its records: unit, tally, engine, ISA level, host,\n"
     "                      CPU seconds, time finished; the fingerprint, coverage\n"
+    "  qcount status LEDGER... a run of parts as it goes: coverage, solutions so\n"
+    "                      far, rate per host, time left, silent parts, total\n"
     "\n"
     "Report bugs to: " QC_BUG_ADDRESS "\n";
 

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # qcount.bash — bash completion for qcount: its options, the engine names,
 # the formats, and file names where an option takes a file; the ledger
-# commands (merge, audit, show), their options and ledger files.  Needs
+# commands (merge, audit, show, status), their options and ledger files.  Needs
 # bash alone (not the bash-completion package's helpers).
 _qcount()
 {
@@ -15,14 +15,16 @@ _qcount()
     fi
     COMPREPLY=()
     local command=${COMP_WORDS[1]}
-    if [[ $COMP_CWORD -gt 1 && ( $command == merge || $command == audit || $command == show ) ]]; then
+    if [[ $COMP_CWORD -gt 1 && ( $command == merge || $command == audit || $command == show
+                                || $command == status ) ]]; then
         case $prev in
-            --sample | --seed | -t | --threads)
+            --sample | --seed | -t | --threads | --stale | --window | --now)
                 return ;;          # a number: nothing to offer
         esac
         if [[ $cur == -* ]]; then
             local words='--json --help'
             [[ $command == audit ]] && words='--sample= --seed= --threads= --help'
+            [[ $command == status ]] && words='--json --stale= --window= --now= --help'
             COMPREPLY=($(compgen -W "$words" -- "$cur"))
             [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
         else
@@ -52,7 +54,7 @@ _qcount()
             --solve --random --seed= --verify -h --help -V --version' -- "$cur"))
         [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
     elif [[ $COMP_CWORD -eq 1 ]]; then
-        COMPREPLY=($(compgen -W 'merge audit show' -- "$cur"))
+        COMPREPLY=($(compgen -W 'merge audit show status' -- "$cur"))
     fi
     return 0
 }
