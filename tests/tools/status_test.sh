@@ -4,7 +4,8 @@
 # parts: part 1 whole, part 2 cut short (its ledger truncated after some
 # records, as a stop leaves it), part 3 not given; then all three (the
 # exact total), a silent part (--now later), a damaged tail, two tallies
-# of a unit that differ (status 1), and bad input (status 2, one line).
+# of a unit that differ (status 1), and bad input (status 2, one line);
+# the help of status, merge and show.
 # The figures are checked against qcount show and merge of the same files.
 # usage: status_test.sh QCOUNT KNOWN LEDGER_EDIT
 qcount=$1 known=$2 edit=$3
@@ -100,4 +101,9 @@ refused "invalid --now 'x'" --now=x "$tmp/p1"
 refused "unknown option" --bogus "$tmp/p1"
 "$qcount" status --help >"$tmp/out" 2>&1 && grep -q "^usage: qcount status" "$tmp/out" \
     && grep -q -- "--stale=SECONDS" "$tmp/out" && ok || bad "status --help: $(cat "$tmp/out")"
+for c in merge show; do
+    "$qcount" $c --help >"$tmp/out" 2>&1 && grep -q "^usage: qcount $c" "$tmp/out" \
+        && grep -q "^Exit status: " "$tmp/out" && [ "$(wc -l <"$tmp/out")" -gt 8 ] && ok \
+        || bad "$c --help: $(cat "$tmp/out")"
+done
 report status

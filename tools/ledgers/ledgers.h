@@ -32,6 +32,9 @@ void qcl_error(const char *command, const char *fmt, ...) __attribute__((format(
  * on, else the status to exit with (0 after --help printed usage, 2 after
  * the one-line error for an unknown option). */
 int qcl_json_options(int argc, char **argv, const char *command, const char *usage, int *json);
+/* The same, printing help (several lines) for --help. */
+int qcl_json_options_help(int argc, char **argv, const char *command, const char *usage,
+                          const char *help, int *json);
 
 /* s as a JSON string, quotes included. */
 void qcl_json_string(FILE *out, const char *s);
