@@ -14,8 +14,9 @@
 #   limit:   a part stopped by --signal before its time limit: the stop
 #            line, exit 143; requeued (scontrol requeue), it finishes; exact
 #   mpi:     srun --mpi=pmix -n 2 exact; srun -n 2 without MPI refused with
-#            one line; qcount.slurm as shown, exact; cancelled, its stop line
-#            without Open MPI's MPI_ABORT banner
+#            one line; qcount-mpirun in an allocation exact; qcount.slurm as
+#            shown, exact; cancelled with 2 ranks, its stop line without Open
+#            MPI's MPI_ABORT banner and the resume command
 # Exit 77 when it cannot run: not root, Slurm or munge not installed, or
 # the cluster does not start.
 # usage: slurm_test.sh QCOUNT KNOWN SCRIPTS_DIR [mpi]
@@ -112,6 +113,7 @@ report slurm_array
 want=$(known_total 20)
 job=$(sbatch --parsable --array=1-2 --export=ALL,N=20,QCOUNT="$qcount" "$parts")
 run=$work/qcount-N20-job$job
+cancelled=$run
 if running "${job}_1" "$run/qcount-20.part-1-of-2.ledger"; then
     scancel "${job}_1"
     ok
@@ -158,9 +160,8 @@ grep -q "^qcount: stopped by SIGTERM: [0-9]* of 2343 work units are saved" "$run
 scontrol requeuehold "$job" && scontrol update JobId="$job" TimeLimit=10:00 StartTime=now \
     && scontrol release "$job" && ok || bad "requeue of $job"
 done_job "$job" 200 || bad "the requeued part: still queued"
-b=$(sbatch --parsable --array=2 --export=ALL,N=20,PARTS=2,RUN="$run",QCOUNT="$qcount" "$parts")
-done_job "$b" 120 || bad "part 2: still queued"
-got=$("$qcount" merge "$run"/qcount-20.part-*-of-2.ledger 2>"$tmp/err")
+# with the other run's part 2, which is the same part of the same count
+got=$("$qcount" merge "$run/qcount-20.part-1-of-2.ledger" "$cancelled/qcount-20.part-2-of-2.ledger" 2>"$tmp/err")
 [ "$got" = "$want" ] && ok || bad "stopped at the limit, requeued: merged '$got', want $want ($(cat "$tmp/err"; cat "$run"/part-*.err))"
 grep -q "^part 1/2 of N=20: " "$run/part-1.out" && ok || bad "the requeued part's .out: $(cat "$run/part-1.out")"
 report slurm_limit
@@ -177,6 +178,14 @@ if [ "$mpi" = mpi ]; then
     [ -z "$got" ] && [ "$(grep -c '^qcount: ' "$tmp/err")" = 1 ] \
         && grep -q "^qcount: srun started 2 tasks without MPI.*srun --mpi=pmix" "$tmp/err" && ok \
         || bad "srun -n 2 without MPI: '$got' ($(cat "$tmp/err"))"
+    # Open MPI's own launcher inside an allocation, as qcount.slurm's header shows it
+    want=$(known_total 16)
+    job=$(sbatch --parsable --exclusive --output="$tmp/mpirun.out" --error="$tmp/mpirun.err" \
+          --wrap "$scripts/qcount-mpirun --map-by ppr:1:node --bind-to none $qcount 16")
+    done_job "$job" 120
+    [ "$(cat "$tmp/mpirun.out")" = "$want" ] && ok \
+        || bad "qcount-mpirun in an allocation: '$(cat "$tmp/mpirun.out")', want $want ($(cat "$tmp/mpirun.err"))"
+    want=$(known_total 17)
     job=$(sbatch --parsable --export=ALL,N=17,QCOUNT="$qcount" "$scripts/qcount.slurm")
     done_job "$job" 120
     run=$work/qcount-N17-job$job
