@@ -70,6 +70,23 @@ assert o["complete"] and o["total"] == int(sys.argv[1]) and o["seconds_left"] ==
 assert o["work_done"] == 1 and o["parts_not_given"] == [], o
 ' "$want" && ok || bad "status --json of every part"
 
+# ---- per host and level: part 3 again on another host name (a UTS
+# namespace, root only) at the portable level
+if unshare --uts true 2>/dev/null; then
+    QCOUNT_ISA=portable unshare --uts sh -c 'hostname statushost3 && exec "$@"' sh \
+        "$qcount" $n --part 3/3 --checkpoint "$tmp/p3.other" --quiet >/dev/null 2>&1
+    "$qcount" status --json "$tmp/p1" "$tmp/p2.whole" "$tmp/p3.other" | python3 -c '
+import json, sys
+o = json.load(sys.stdin)
+h = {(x["host"], x["isa"]): x for x in o["hosts"]}
+other = h.pop(("statushost3", "portable"))
+assert other["units"] == int(sys.argv[2]) and other["cpu_units"] == other["units"], o
+assert sum(x["units"] for x in h.values()) == int(sys.argv[1]) - other["units"], o
+assert "statushost3" not in [x[0] for x in h] and o["total"] == int(sys.argv[3]), o
+' "$units" "$("$qcount" show --json "$tmp/p3" | python3 -c 'import json, sys; print(json.load(sys.stdin)["records"])')" "$want" \
+        && ok || bad "status per host and level"
+fi
+
 # ---- a damaged tail is shown, not refused; a unit twice with two tallies
 cp "$tmp/p2" "$tmp/torn"
 head -c 60 "$tmp/p2.whole" | tail -c 50 >>"$tmp/torn"

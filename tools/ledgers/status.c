@@ -225,10 +225,12 @@ static double seconds_left(const st_state *s)
     return (s->work_all - s->work_done) * s->recent_span / s->recent_work;
 }
 
-/* A span of seconds as "3.2 h", "14 min", "2.1 d". */
+/* A span of seconds as "0.4 s", "14 min", "3.2 h", "2.1 d". */
 static const char *span(double seconds, char *buf, size_t len)
 {
-    if (seconds < 120)
+    if (seconds < 10)
+        snprintf(buf, len, "%.1f s", seconds);
+    else if (seconds < 120)
         snprintf(buf, len, "%.0f s", seconds);
     else if (seconds < 7200)
         snprintf(buf, len, "%.0f min", seconds / 60);
@@ -313,16 +315,17 @@ static void print_text_parts(const st_state *s, const qcl_bound *b, int count)
 
 static void print_text_groups(const st_state *s)
 {
-    printf("\n%-20s %-11s %9s %7s %12s %16s\n", "host", "isa", "units", "work%", "cpu_hours",
+    printf("\n%-20s %-11s %9s %7s %10s %16s\n", "host", "isa", "units", "work%", "cpu_time",
            "placements/cpu_s");
     for (size_t i = 0; i < s->groups; i++) {
         const st_group *g = &s->group[i];
-        char rate[32] = "-";
+        char rate[32] = "-", cpu[32] = "-";
         if (g->cpu_units && g->cpu_seconds > 0)
             snprintf(rate, sizeof rate, "%.3e", (double)g->cpu_placements / g->cpu_seconds);
-        printf("%-20s %-11s %9zu %6.1f%% %12.3f %16s\n", g->host[0] ? g->host : "-",
-               g->isa[0] ? g->isa : "-", g->units, percent(g->work, s->work_all),
-               g->cpu_seconds / 3600, rate);
+        if (g->cpu_units)
+            span(g->cpu_seconds, cpu, sizeof cpu);
+        printf("%-20s %-11s %9zu %6.1f%% %10s %16s\n", g->host[0] ? g->host : "-",
+               g->isa[0] ? g->isa : "-", g->units, percent(g->work, s->work_all), cpu, rate);
     }
 }
 
