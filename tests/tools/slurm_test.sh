@@ -67,6 +67,15 @@ running() {
     return 1
 }
 state() { scontrol show job "$1" | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p'; }
+# appears FILE [SECONDS]: waits until FILE is not empty; 1 after SECONDS (200)
+appears() {
+    local t
+    for t in $(seq $((${2:-200} * 5))); do
+        [ -s "$1" ] && return 0
+        sleep 0.2
+    done
+    return 1
+}
 parts=$scripts/qcount-parts.slurm
 work=$tmp/work
 mkdir -p "$work"
@@ -159,7 +168,7 @@ grep -q "^qcount: stopped by SIGTERM: [0-9]* of 2343 work units are saved" "$run
 # requeued held, given time, released: it resumes from its ledger
 scontrol requeuehold "$job" && scontrol update JobId="$job" TimeLimit=10:00 StartTime=now \
     && scontrol release "$job" && ok || bad "requeue of $job"
-done_job "$job" 200 || bad "the requeued part: still queued"
+appears "$run/part-1.out" && done_job "$job" 30 || bad "the requeued part: not run again ($(scontrol show job "$job" | grep -o 'JobState=[A-Z_]*\|Restarts=[0-9]*\|Reason=[^ ]*' | tr '\n' ' '))"
 # with the other run's part 2, which is the same part of the same count
 got=$("$qcount" merge "$run/qcount-20.part-1-of-2.ledger" "$cancelled/qcount-20.part-2-of-2.ledger" 2>"$tmp/err")
 [ "$got" = "$want" ] && ok || bad "stopped at the limit, requeued: merged '$got', want $want ($(cat "$tmp/err"; cat "$run"/part-*.err))"
