@@ -120,7 +120,8 @@ int main(int argc, char **argv)
         if (qct_launcher_number("SLURM_PROCID") > 0)
             return 2;   /* task 0 says why, once */
         snprintf(err, sizeof err, "srun started %ld tasks without MPI, so each would count "
-                 "alone and print the whole total: use srun --mpi=pmix (or -n 1)", srun_tasks);
+                 "alone and print the whole total: use srun --mpi=pmix (or -n 1; QCOUNT_MPI=0 "
+                 "lets each count alone)", srun_tasks);
         return fail(err);
     }
     /* [join timeout] every rank of a job of several joins it, whatever it
