@@ -53,16 +53,17 @@ install(TARGETS qcount EXPORT qcountStaticTargets
 install(TARGETS qcount_bin RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT program)
 install(FILES ${PROJECT_SOURCE_DIR}/tools/completion/qcount.bash
   DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME qcount COMPONENT program)
-# the Slurm job scripts, for sbatch to read (share/qcount/): the parts as a
-# job array with the program, the MPI job with the MPI support
-install(FILES ${PROJECT_SOURCE_DIR}/tools/scripts/qcount-parts.slurm
+# the Slurm job scripts, for sbatch (share/qcount/), executable as the
+# scripts they are: the parts as a job array with the program, the MPI job
+# with the MPI support
+install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/scripts/qcount-parts.slurm
   DESTINATION ${CMAKE_INSTALL_DATADIR}/qcount COMPONENT program)
 if(TARGET qcount_mpi)
   install(TARGETS qcount_mpi LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/qcount COMPONENT mpi)
   # mpirun on which ^C and SIGTERM stop qcount cleanly
   install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/scripts/qcount-mpirun
     DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT mpi)
-  install(FILES ${PROJECT_SOURCE_DIR}/tools/scripts/qcount.slurm
+  install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/scripts/qcount.slurm
     DESTINATION ${CMAKE_INSTALL_DATADIR}/qcount COMPONENT mpi)
 endif()
 
