@@ -222,7 +222,8 @@ static double seconds_left(const st_state *s)
 {
     if (complete(s) || s->recent_span <= 0 || s->recent_work <= 0)
         return -1;
-    return (s->work_all - s->work_done) * s->recent_span / s->recent_work;
+    double left = s->work_all - s->work_done;
+    return (left > 0 ? left : 0) * s->recent_span / s->recent_work;
 }
 
 /* A span of seconds as "0.4 s", "14 min", "3.2 h", "2.1 d". */
@@ -241,9 +242,11 @@ static const char *span(double seconds, char *buf, size_t len)
     return buf;
 }
 
+/* part of whole in percent, from 0 to 100 (sums of costs round off) */
 static double percent(double part, double whole)
 {
-    return whole > 0 ? 100.0 * part / whole : 100.0;
+    double p = whole > 0 ? 100.0 * part / whole : 100.0;
+    return p < 0 ? 0 : p > 100 ? 100 : p;
 }
 
 static void print_text_plan(const st_state *s, const qcl_bound *b, int count)
@@ -258,7 +261,7 @@ static void print_text_plan(const st_state *s, const qcl_bound *b, int count)
     printf("coverage     %zu of %zu units (%.1f%%), %.1f%% of the estimated work; left: %zu "
            "units, %.1f%%\n", s->covered, s->units, percent((double)s->covered, (double)s->units),
            percent(s->work_done, s->work_all), s->units - s->covered,
-           100.0 - percent(s->work_done, s->work_all));
+           complete(s) ? 0.0 : percent(s->work_all - s->work_done, s->work_all));
     if (complete(s))
         printf("total        %s\n", qc_u128_format(s->sum, a));
     else
