@@ -116,6 +116,12 @@ grep -q "give PARTS=M" "$work/qcount-N12-job$job/part-2.err" && [ "$(state "$job
 job=$(sbatch --parsable --array=1 --export=ALL,N=16,PARTS=2,RUN="$run",QCOUNT="$qcount" "$parts")
 done_job "$job"
 grep -q "resubmit with PARTS=3" "$run/part-1.err" && ok || bad "PARTS=2 against ledgers of 3: $(cat "$run/part-1.err")"
+# without PARTS, a task of one takes M from the run's ledgers (its part is
+# done: it says its sum again, a second line)
+job=$(sbatch --parsable --array=2 --export=ALL,N=16,RUN="$run",QCOUNT="$qcount" "$parts")
+done_job "$job"
+[ "$(grep -c "^part 2/3 of N=16: " "$run/part-2.out")" = 2 ] && ok \
+    || bad "--array=2 with the run's ledgers: $(cat "$run/part-2.out" "$run/part-2.err")"
 report slurm_array
 
 # ---- cancel: a part of N=20 cancelled mid-count, resumed by its hint --------
