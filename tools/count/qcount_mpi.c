@@ -80,7 +80,7 @@ static void json_ranks(FILE *out, void *ctx)
  * ("MPI_ABORT was invoked on rank 0 ... errorcode 143") reads as a crash
  * under the stop line.  Open MPI prints it from the aborting process
  * itself when srun started it, so stderr goes to /dev/null first (the
- * stop line is out by then). */
+ * stop line is out by then); under mpirun, mpirun prints it, and it stays. */
 static void quiet_stderr(void)
 {
     int null = open("/dev/null", O_WRONLY);
