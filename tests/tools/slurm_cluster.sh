@@ -8,11 +8,12 @@
 #   slurm_start: 0 when the cluster answers and its node is idle, else 1
 #                with the reason in $slurm_why
 #   slurm_stop:  cancels the cluster's jobs, then ends the daemons (TERM,
-#                then KILL after 10 s)
+#                then KILL after 10 s) and removes the cgroups slurmd made
 # The clients (sbatch, srun, squeue, scontrol, scancel) find the cluster
 # through SLURM_CONF, which slurm_start exports.
 slurm_pids=()
 slurm_why=
+slurm_cgroups=()   # the cgroup directories slurmd makes that were not there
 
 slurm_daemon() {   # NAME COMMAND...: started in the background, its PID kept
     local name=$1
@@ -31,6 +32,11 @@ slurm_start() {
     node=$(slurmd -C 2>/dev/null | head -n 1 | sed 's/ UpTime=.*//')
     [ -n "$node" ] || { slurm_why="slurmd -C says nothing"; return 1; }
     port=$((20000 + $$ % 20000))
+    local d
+    slurm_cgroups=()
+    for d in /sys/fs/cgroup/*/ /sys/fs/cgroup/; do
+        [ -e "${d}slurm_$host" ] || slurm_cgroups+=("${d}slurm_$host")
+    done
     dd if=/dev/urandom of="$sd/munge/key" bs=1024 count=1 2>/dev/null
     chmod 0400 "$sd/munge/key"
     chmod 0700 "$sd/munge"
@@ -86,7 +92,7 @@ CONF
 }
 
 slurm_stop() {
-    local pid t alive
+    local pid t alive d
     [ ${#slurm_pids[@]} -gt 0 ] || return 0
     # the jobs first, so that no slurmstepd outlives slurmd
     scancel --quiet --user=root 2>/dev/null
@@ -105,4 +111,9 @@ slurm_stop() {
     for pid in "${slurm_pids[@]}"; do kill -KILL "$pid" 2>/dev/null; done
     wait "${slurm_pids[@]}" 2>/dev/null
     slurm_pids=()
+    # slurmd's cgroups (proctrack/cgroup), empty once its jobs are gone
+    for d in "${slurm_cgroups[@]}"; do
+        [ -d "$d" ] && find "$d" -depth -type d -exec rmdir {} \; 2>/dev/null
+    done
+    slurm_cgroups=()
 }
