@@ -30,6 +30,7 @@ for p in slurmctld slurmd munged sbatch srun scontrol; do
 done
 end() { slurm_stop; rm -rf "$tmp"; }
 trap end EXIT
+trap 'exit 143' TERM INT   # ctest's timeout, ^C: the daemons stopped all the same
 # proctrack/cgroup, as clusters run it; proctrack/linuxproc where the
 # host's cgroups do not let slurmd make its own
 started=
