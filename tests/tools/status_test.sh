@@ -5,7 +5,8 @@
 # records, as a stop leaves it), part 3 not given; then all three (the
 # exact total), a silent part (--now later), a damaged tail, two tallies
 # of a unit that differ (status 1), and bad input (status 2, one line);
-# the help of status, merge and show.
+# --html (the page parsed: its figures, its two SVG charts, no script); the
+# help of status, merge and show.
 # The figures are checked against qcount show and merge of the same files.
 # usage: status_test.sh QCOUNT KNOWN LEDGER_EDIT
 qcount=$1 known=$2 edit=$3
@@ -58,6 +59,55 @@ grep -q "^2/3 .*(SILENT for 2\.[0-9] h)\$" "$tmp/out" && grep -q "^1/3 .*(comple
 "$qcount" status --json --now=$later --stale=86400 "$tmp/p2" \
     | python3 -c 'import json, sys; assert not json.load(sys.stdin)["ledgers"][0]["silent"]' && ok \
     || bad "status --stale=86400 still calls the part silent"
+
+# ---- --html: one page, figures in the DOM, SVG charts, no script
+"$qcount" status --html="$tmp/page.html" --refresh=30 "$tmp/p1" "$tmp/p2" >"$tmp/out" 2>&1 \
+    && [ ! -s "$tmp/out" ] && [ -z "$(ls "$tmp" | grep 'page.html.new')" ] && ok \
+    || bad "status --html: $(cat "$tmp/out")"
+python3 - "$tmp/page.html" "$covered" "$units" "$so_far" <<'PY' && ok || bad "status --html: the page"
+import html.parser, re, sys, xml.etree.ElementTree as ET
+page = open(sys.argv[1]).read()
+covered, units, so_far = sys.argv[2:5]
+class Page(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.ids, self.at, self.text, self.tags = {}, None, {}, set()
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        self.tags.add(tag)
+        if "id" in a:
+            self.ids[a["id"]] = tag
+            self.at = a["id"]
+            self.text[self.at] = ""
+    def handle_data(self, data):
+        if self.at:
+            self.text[self.at] += data
+    def handle_endtag(self, tag):
+        if self.at and self.ids[self.at] == tag:
+            self.at = None
+p = Page()
+p.feed(page)
+assert "script" not in p.tags, "a script"
+assert re.search(r'<meta http-equiv="refresh" content="30">', page), "no refresh"
+assert p.text["coverage"].startswith(f"{covered} of {units} units"), p.text["coverage"]
+assert p.text["solutions"].startswith(so_far), p.text["solutions"]
+assert "total" not in p.ids
+rows = re.findall(r'<tr class="(\w+)"><td>([0-9/]+)</td>', page)
+assert rows == [("complete", "1/3"), ("counting", "2/3"), ("missing", "3/3")], rows
+svgs = re.findall(r"<svg.*?</svg>", page, re.S)
+assert len(svgs) == 2, len(svgs)
+ns = "{http://www.w3.org/2000/svg}"
+units_chart = ET.fromstring(svgs[0])
+line = units_chart.find(ns + "polyline").get("points").split()
+assert len(line) >= 2, line
+rates = ET.fromstring(svgs[1]).findall(ns + "rect")
+assert len(rates) >= 1 and all(float(r.get("width")) > 0 for r in rates), rates
+PY
+"$qcount" status --html="$tmp/page.html" "$tmp/p1" "$tmp/p2.whole" "$tmp/p3" >/dev/null 2>&1 \
+    && grep -q "<td id=\"total\">$want</td>" "$tmp/page.html" && ok || bad "status --html of every part"
+"$qcount" status --html="$tmp/no/such/dir/page.html" "$tmp/p1" >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "^qcount: status: --html " "$tmp/err" && ok \
+    || bad "status --html into no directory: rc=$rc $(cat "$tmp/err")"
 
 # ---- all three parts: the total, as merge gives it
 "$qcount" status "$tmp/p1" "$tmp/p2.whole" "$tmp/p3" >"$tmp/out" 2>&1

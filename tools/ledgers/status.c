@@ -25,12 +25,15 @@
 #include <time.h>
 
 #include "ledgers.h"
+#include "status.h"
 
 static const char usage[] =
-    "usage: qcount status [--json] [--stale=SECONDS] [--window=SECONDS] [--now=SECONDS] LEDGER...";
+    "usage: qcount status [--json | --html=FILE [--refresh=SECONDS]] [--stale=SECONDS] "
+    "[--window=SECONDS] [--now=SECONDS] LEDGER...";
 
 static const char help[] =
-    "usage: qcount status [--json] [--stale=SECONDS] [--window=SECONDS] [--now=SECONDS] LEDGER...\n"
+    "usage: qcount status [--json | --html=FILE [--refresh=SECONDS]] [--stale=SECONDS]\n"
+    "                     [--window=SECONDS] [--now=SECONDS] LEDGER...\n"
     "\n"
     "The state of a count from its ledgers, while it runs or once it is done: its\n"
     "plan (N, engine, fingerprint, units, parts), the units and estimated work done\n"
@@ -40,6 +43,10 @@ static const char help[] =
     "Only reads the ledgers, which may be in use.\n"
     "\n"
     "  -j, --json           one JSON object instead of the text\n"
+    "      --html=FILE      instead, one self-contained HTML page into FILE (written\n"
+    "                       whole, then renamed): the figures, units in over time\n"
+    "                       and the rate per host as inline SVG, no script\n"
+    "      --refresh=SECONDS  the page reloads itself this often (for a web server)\n"
     "      --stale=SECONDS  a part unfinished and without a record this long is\n"
     "                       silent (default 3600)\n"
     "      --window=SECONDS the recent rate: the work of the units finished this\n"
@@ -51,40 +58,6 @@ static const char help[] =
     "Exit status: 0; 1 when two ledgers give a unit different tallies; 2 for bad\n"
     "input (a corrupt, foreign or unreadable ledger, ledgers of two counts).";
 
-typedef struct st_group {     /* the records of one host at one ISA level */
-    char host[40], isa[16];
-    size_t units;
-    double cpu_seconds;       /* of the records that know it             */
-    size_t cpu_units;         /* the records that know it                */
-    qc_u128 cpu_placements;   /* the placements of those records         */
-    double work;
-} st_group;
-
-typedef struct st_ledger {
-    qct_part part;            /* with its units filled                   */
-    size_t done;              /* records, each unit once                 */
-    double work, work_all;    /* estimated work done and in the part     */
-    int64_t last_us;          /* newest record, else the file's mtime    */
-    int silent;
-} st_ledger;
-
-typedef struct st_state {
-    size_t units;
-    double *cost, work_all, work_done;
-    unsigned char *have;
-    qc_u128 *solutions;
-    int *from;
-    size_t covered, repeated, conflicts;
-    qc_u128 sum;
-    st_group *group;
-    size_t groups, group_cap;
-    st_ledger *ledger;
-    int64_t first_us, last_us, now_us;
-    double stale, window;
-    double recent_work, recent_span;   /* work in the window, its length (s) */
-    uint32_t parts;           /* M when every ledger is a part of M, else 0 */
-    unsigned char *given;     /* [K] a ledger of part K/M was given      */
-} st_state;
 
 static st_group *group_of(st_state *s, const qct_unit_log *log)
 {
@@ -141,6 +114,8 @@ static int take(st_state *s, const qcl_bound *b, int i)
         s->covered++;
         s->sum += e->tally.solutions;
         s->work_done += s->cost[u];
+        if (e->log.finished_us > 0)
+            s->finished[s->n_finished++] = e->log.finished_us;
         st_group *g = group_of(s, &e->log);
         if (!g)
             return -1;
@@ -212,22 +187,22 @@ static int parts(st_state *s, const qcl_bound *b, int count)
     return 0;
 }
 
-static int complete(const st_state *s)
+int qcl_status_complete(const st_state *s)
 {
     return s->covered == s->units && !s->conflicts;
 }
 
 /* The seconds left at the recent rate, or -1 when there is no rate. */
-static double seconds_left(const st_state *s)
+double qcl_status_seconds_left(const st_state *s)
 {
-    if (complete(s) || s->recent_span <= 0 || s->recent_work <= 0)
+    if (qcl_status_complete(s) || s->recent_span <= 0 || s->recent_work <= 0)
         return -1;
     double left = s->work_all - s->work_done;
     return (left > 0 ? left : 0) * s->recent_span / s->recent_work;
 }
 
 /* A span of seconds as "0.4 s", "14 min", "3.2 h", "2.1 d". */
-static const char *span(double seconds, char *buf, size_t len)
+const char *qcl_status_span(double seconds, char *buf, size_t len)
 {
     if (seconds < 10)
         snprintf(buf, len, "%.1f s", seconds);
@@ -243,7 +218,7 @@ static const char *span(double seconds, char *buf, size_t len)
 }
 
 /* part of whole in percent, from 0 to 100 (sums of costs round off) */
-static double percent(double part, double whole)
+double qcl_status_percent(double part, double whole)
 {
     double p = whole > 0 ? 100.0 * part / whole : 100.0;
     return p < 0 ? 0 : p > 100 ? 100 : p;
@@ -259,10 +234,12 @@ static void print_text_plan(const st_state *s, const qcl_bound *b, int count)
         printf(", in %u parts", (unsigned)s->parts);
     printf("\nledgers      %d\n", count);
     printf("coverage     %zu of %zu units (%.1f%%), %.1f%% of the estimated work; left: %zu "
-           "units, %.1f%%\n", s->covered, s->units, percent((double)s->covered, (double)s->units),
-           percent(s->work_done, s->work_all), s->units - s->covered,
-           complete(s) ? 0.0 : percent(s->work_all - s->work_done, s->work_all));
-    if (complete(s))
+           "units, %.1f%%\n", s->covered, s->units,
+           qcl_status_percent((double)s->covered, (double)s->units),
+           qcl_status_percent(s->work_done, s->work_all), s->units - s->covered,
+           qcl_status_complete(s) ? 0.0
+                                  : qcl_status_percent(s->work_all - s->work_done, s->work_all));
+    if (qcl_status_complete(s))
         printf("total        %s\n", qc_u128_format(s->sum, a));
     else
         printf("solutions    %s so far (the sum of the units in; not the total)\n",
@@ -272,18 +249,18 @@ static void print_text_plan(const st_state *s, const qcl_bound *b, int count)
                s->repeated + s->conflicts, s->conflicts);
     printf("records      %s to %s; now %s\n", qcl_time(s->first_us, t1, sizeof t1),
            qcl_time(s->last_us, t2, sizeof t2), qcl_time(s->now_us, a, sizeof a));
-    double left = seconds_left(s);
-    if (complete(s)) {
+    double left = qcl_status_seconds_left(s);
+    if (qcl_status_complete(s)) {
         printf("left         nothing: every unit is in\n");
     } else if (left >= 0) {
         char w[32];
         int64_t at = s->last_us + (int64_t)(left * 1e6);
         printf("left         %s at the rate of the last %s of records (about %s)",
-               span(left, sp, sizeof sp), span(s->recent_span, w, sizeof w),
+               qcl_status_span(left, sp, sizeof sp), qcl_status_span(s->recent_span, w, sizeof w),
                qcl_time(at, t1, sizeof t1));
         if ((double)(s->now_us - s->last_us) / 1e6 > s->stale)
             printf(", but no unit has finished for %s",
-                   span((double)(s->now_us - s->last_us) / 1e6, w, sizeof w));
+                   qcl_status_span((double)(s->now_us - s->last_us) / 1e6, w, sizeof w));
         putchar('\n');
     } else {
         printf("left         unknown: no rate yet (units with their times are needed)\n");
@@ -300,12 +277,14 @@ static void print_text_parts(const st_state *s, const qcl_bound *b, int count)
         char units[40];
         snprintf(units, sizeof units, "%zu/%llu", l->done, (unsigned long long)l->part.units);
         printf("%-12s %17s %6.1f%% %6.1f%%  %-24s %s", qct_part_name(&l->part, name, sizeof name),
-               units, percent((double)l->done, (double)l->part.units), percent(l->work, l->work_all),
+               units, qcl_status_percent((double)l->done, (double)l->part.units),
+               qcl_status_percent(l->work, l->work_all),
                qcl_time(l->last_us, when, sizeof when), b[i].path);
         if (l->done >= l->part.units)
             printf(" (complete)");
         else if (l->silent)
-            printf(" (SILENT for %s)", span((double)(s->now_us - l->last_us) / 1e6, sp, sizeof sp));
+            printf(" (SILENT for %s)",
+                   qcl_status_span((double)(s->now_us - l->last_us) / 1e6, sp, sizeof sp));
         if (b[i].file->damaged_bytes)
             printf(" (damaged tail: %zu bytes)", b[i].file->damaged_bytes);
         putchar('\n');
@@ -326,9 +305,10 @@ static void print_text_groups(const st_state *s)
         if (g->cpu_units && g->cpu_seconds > 0)
             snprintf(rate, sizeof rate, "%.3e", (double)g->cpu_placements / g->cpu_seconds);
         if (g->cpu_units)
-            span(g->cpu_seconds, cpu, sizeof cpu);
+            qcl_status_span(g->cpu_seconds, cpu, sizeof cpu);
         printf("%-20s %-11s %9zu %6.1f%% %10s %16s\n", g->host[0] ? g->host : "-",
-               g->isa[0] ? g->isa : "-", g->units, percent(g->work, s->work_all), cpu, rate);
+               g->isa[0] ? g->isa : "-", g->units, qcl_status_percent(g->work, s->work_all), cpu,
+               rate);
     }
 }
 
@@ -351,7 +331,7 @@ static void print_json_ledgers(const st_state *s, const qcl_bound *b, int count)
         qcl_json_string(stdout, b[i].path);
         printf(", \"part\": \"%s\", \"units\": %llu, \"done\": %zu, \"work_done\": %.6f",
                qct_part_name(&l->part, name, sizeof name), (unsigned long long)l->part.units,
-               l->done, percent(l->work, l->work_all) / 100);
+               l->done, qcl_status_percent(l->work, l->work_all) / 100);
         json_time("last", l->last_us);
         printf(", \"complete\": %s, \"silent\": %s, \"damaged_bytes\": %zu}",
                l->done >= l->part.units ? "true" : "false", l->silent ? "true" : "false",
@@ -379,7 +359,7 @@ static void print_json_groups(const st_state *s)
         qcl_json_string(stdout, g->isa);
         printf(", \"units\": %zu, \"work\": %.6f, \"cpu_seconds\": %.6f, \"cpu_units\": %zu, "
                "\"cpu_placements\": %s, \"placements_per_cpu_second\": ", g->units,
-               percent(g->work, s->work_all) / 100, g->cpu_seconds, g->cpu_units,
+               qcl_status_percent(g->work, s->work_all) / 100, g->cpu_seconds, g->cpu_units,
                qc_u128_format(g->cpu_placements, p));
         if (g->cpu_units && g->cpu_seconds > 0)
             printf("%.6e}", (double)g->cpu_placements / g->cpu_seconds);
@@ -403,19 +383,20 @@ static void print_json(const st_state *s, const qcl_bound *b, int count)
         printf("null");
     printf(", \"covered\": %zu, \"missing\": %zu, \"work_done\": %.6f, \"solutions\": %s, "
            "\"total\": %s, \"complete\": %s, \"repeated\": %zu, \"conflicts\": %zu",
-           s->covered, s->units - s->covered, percent(s->work_done, s->work_all) / 100,
-           qc_u128_format(s->sum, a), complete(s) ? a : "null", complete(s) ? "true" : "false",
+           s->covered, s->units - s->covered, qcl_status_percent(s->work_done, s->work_all) / 100,
+           qc_u128_format(s->sum, a), qcl_status_complete(s) ? a : "null",
+           qcl_status_complete(s) ? "true" : "false",
            s->repeated, s->conflicts);
     json_time("now", s->now_us);
     json_time("first_record", s->first_us);
     json_time("last_record", s->last_us);
-    double left = seconds_left(s);
+    double left = qcl_status_seconds_left(s);
     printf(", \"rate_window_seconds\": %.3f, \"seconds_left\": ", s->recent_span);
     if (left >= 0) {
         printf("%.3f", left);
         json_time("eta", s->last_us + (int64_t)(left * 1e6));
     } else {
-        printf("%s, \"eta\": null", complete(s) ? "0" : "null");
+        printf("%s, \"eta\": null", qcl_status_complete(s) ? "0" : "null");
     }
     print_json_ledgers(s, b, count);
     print_json_groups(s);
@@ -428,7 +409,8 @@ static int seconds_option(const char *name, const char *arg, double lo, double *
     char *end;
     double v = strtod(arg, &end);
     if (end == arg || *end || !(v >= lo && v <= 1e11)) {
-        qcl_error("status", "invalid %s '%s' (expected seconds, from %.0f) (%s)", name, arg, lo, usage);
+        qcl_error("status", "invalid %s '%s' (expected seconds, from %.0f) (%s)", name, arg, lo,
+                  usage);
         return 2;
     }
     *out = v;
@@ -437,11 +419,13 @@ static int seconds_option(const char *name, const char *arg, double lo, double *
 
 /* The options into s and *json; optind at the first ledger.  -1 to go
  * on, else the status to exit with. */
-static int options(int argc, char **argv, st_state *s, int *json)
+static int options(int argc, char **argv, st_state *s, int *json, const char **html,
+                   double *refresh)
 {
     static const struct option longs[] = {
         {"json", no_argument, NULL, 'j'},   {"stale", required_argument, NULL, 's'},
         {"window", required_argument, NULL, 'w'}, {"now", required_argument, NULL, 'n'},
+        {"html", required_argument, NULL, 'H'}, {"refresh", required_argument, NULL, 'r'},
         {"help", no_argument, NULL, 'h'},   {NULL, 0, NULL, 0},
     };
     double now = -1;
@@ -461,10 +445,15 @@ static int options(int argc, char **argv, st_state *s, int *json)
             rc = seconds_option("--window", optarg, 1, &s->window);
         else if (c == 'n')
             rc = seconds_option("--now", optarg, 0, &now);
+        else if (c == 'H')
+            *html = optarg;
+        else if (c == 'r')
+            rc = seconds_option("--refresh", optarg, 1, refresh);
         else if (c == 'h')
             return puts(help) < 0 ? 2 : 0;
         else {
-            qcl_error("status", "unknown option or missing value '%s' (%s)", argv[optind - 1], usage);
+            qcl_error("status", "unknown option or missing value '%s' (%s)", argv[optind - 1],
+                      usage);
             return 2;
         }
         if (rc)
@@ -497,7 +486,8 @@ static int gather(st_state *s, qcl_bound *b, int count, char **paths)
     s->solutions = calloc(n, sizeof *s->solutions);
     s->from = calloc(n, sizeof *s->from);
     s->ledger = calloc((size_t)count, sizeof *s->ledger);
-    if (!s->cost || !s->have || !s->solutions || !s->from || !s->ledger)
+    s->finished = malloc(n * sizeof *s->finished);
+    if (!s->cost || !s->have || !s->solutions || !s->from || !s->ledger || !s->finished)
         goto oom;
     for (size_t u = 0; u < s->units; u++) {
         s->cost[u] = qc_plan_unit_cost(b[0].plan, u);
@@ -520,7 +510,9 @@ int qcl_status_main(int argc, char **argv)
     st_state s;
     memset(&s, 0, sizeof s);
     int json;
-    const int early = options(argc, argv, &s, &json);
+    const char *html = NULL;
+    double refresh = 0;
+    const int early = options(argc, argv, &s, &json, &html, &refresh);
     if (early >= 0)
         return early;
     const int count = argc - optind;
@@ -529,14 +521,17 @@ int qcl_status_main(int argc, char **argv)
     if (!b) {
         qcl_error("status", "out of memory");
     } else if (gather(&s, b, count, argv + optind) == 0) {
-        if (json) {
+        int failed = 0;
+        if (html) {
+            failed = qcl_status_html(&s, b, count, html, refresh);
+        } else if (json) {
             print_json(&s, b, count);
         } else {
             print_text_plan(&s, b, count);
             print_text_parts(&s, b, count);
             print_text_groups(&s);
         }
-        status = s.conflicts ? 1 : 0;
+        status = failed ? 2 : s.conflicts ? 1 : 0;
         if (fflush(stdout) != 0 || ferror(stdout)) {
             qcl_error("status", "cannot write to stdout");
             status = 2;
@@ -552,5 +547,6 @@ int qcl_status_main(int argc, char **argv)
     free(s.ledger);
     free(s.group);
     free(s.given);
+    free(s.finished);
     return status;
 }
