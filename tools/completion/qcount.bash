@@ -18,13 +18,13 @@ _qcount()
     if [[ $COMP_CWORD -gt 1 && ( $command == merge || $command == audit || $command == show
                                 || $command == status ) ]]; then
         case $prev in
-            --sample | --seed | -t | --threads | --stale | --window | --now)
+            --sample | --seed | -t | --threads | --stale | --window | --now | --refresh)
                 return ;;          # a number: nothing to offer
         esac
         if [[ $cur == -* ]]; then
             local words='--json --help'
             [[ $command == audit ]] && words='--sample= --seed= --threads= --help'
-            [[ $command == status ]] && words='--json --stale= --window= --now= --help'
+            [[ $command == status ]] && words='--json --html= --refresh= --stale= --window= --now= --help'
             COMPREPLY=($(compgen -W "$words" -- "$cur"))
             [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
         else
