@@ -103,6 +103,17 @@ assert len(line) >= 2, line
 rates = ET.fromstring(svgs[1]).findall(ns + "rect")
 assert len(rates) >= 1 and all(float(r.get("width")) > 0 for r in rates), rates
 PY
+# as a browser draws it, where one is installed: the figures in the
+# rendered DOM, both charts drawn
+if command -v chromium >/dev/null; then
+    timeout 60 chromium --headless --no-sandbox --disable-gpu --dump-dom "file://$tmp/page.html" \
+        2>/dev/null >"$tmp/dom"
+    grep -q "<td id=\"coverage\">$covered of $units units" "$tmp/dom" \
+        && [ "$(grep -o '<svg id="[a-z]*-chart"' "$tmp/dom" | wc -l)" = 2 ] \
+        && grep -q "<polyline" "$tmp/dom" && ok || bad "status --html in chromium: $(head -c 600 "$tmp/dom")"
+else
+    echo "status: no chromium, the page not rendered"
+fi
 "$qcount" status --html="$tmp/page.html" "$tmp/p1" "$tmp/p2.whole" "$tmp/p3" >/dev/null 2>&1 \
     && grep -q "<td id=\"total\">$want</td>" "$tmp/page.html" && ok || bad "status --html of every part"
 "$qcount" status --html="$tmp/no/such/dir/page.html" "$tmp/p1" >"$tmp/out" 2>"$tmp/err"; rc=$?

@@ -157,11 +157,15 @@ static void summary(FILE *out, const st_state *s, const qcl_bound *b)
         fprintf(out, "<tr><th>solutions so far</th><td id=\"solutions\">%s (not the total)</td>"
                 "</tr>\n", qc_u128_format(s->sum, a));
     double left = qcl_status_seconds_left(s);
-    if (left >= 0)
-        fprintf(out, "<tr><th>left</th><td id=\"left\">%s at the recent rate (about %s)</td>"
-                "</tr>\n", qcl_status_span(left, sp, sizeof sp),
+    if (left >= 0) {
+        fprintf(out, "<tr><th>left</th><td id=\"left\">%s at the recent rate (about %s)",
+                qcl_status_span(left, sp, sizeof sp),
                 qcl_time(s->last_us + (int64_t)(left * 1e6), t, sizeof t));
-    else if (qcl_status_complete(s))
+        if ((double)(s->now_us - s->last_us) / 1e6 > s->stale)
+            fprintf(out, ", but no unit has finished for %s",
+                    qcl_status_span((double)(s->now_us - s->last_us) / 1e6, sp, sizeof sp));
+        fputs("</td></tr>\n", out);
+    } else if (qcl_status_complete(s))
         fprintf(out, "<tr><th>left</th><td id=\"left\">nothing: every unit is in</td></tr>\n");
     if (s->conflicts)
         fprintf(out, "<tr><th>conflicts</th><td>%zu units with two tallies</td></tr>\n",
