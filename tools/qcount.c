@@ -80,6 +80,21 @@ static int open_standard_fds(void)
     return 0;
 }
 
+/* [srun without MPI] srun started this process as one of several tasks
+ * of a step but gave it no MPI (no --mpi=pmix, MpiDefault=none): every
+ * task would count the whole board and print the total.  Returns the
+ * step's task count then, else 0; QCOUNT_MPI=0 (tasks meant to run
+ * alone, as qcount-parts.slurm's) makes it 0. */
+static long srun_without_mpi(void)
+{
+    const char *force = getenv("QCOUNT_MPI");
+    if ((force && strcmp(force, "0") == 0) || qct_mpi_launcher_rank() >= 0)
+        return 0;
+    long tasks = qct_launcher_number("SLURM_STEP_NUM_TASKS");
+    long task = qct_launcher_number("SLURM_PROCID");
+    return tasks > 1 && task >= 0 && task < tasks ? tasks : 0;
+}
+
 int main(int argc, char **argv)
 {
     if (open_standard_fds() != 0)
@@ -100,6 +115,15 @@ int main(int argc, char **argv)
     int refused = qc_options_parse(argc, argv, &opts, err, sizeof err) != 0;
     if (!refused && opts.action != QC_ACTION_HELP)   /* --help whatever the environment holds */
         refused = select_isa(err, sizeof err) != 0;
+    const long srun_tasks = srun_without_mpi();
+    if (!refused && srun_tasks && opts.action != QC_ACTION_HELP && opts.action != QC_ACTION_VERSION) {
+        if (qct_launcher_number("SLURM_PROCID") > 0)
+            return 2;   /* task 0 says why, once */
+        snprintf(err, sizeof err, "srun started %ld tasks without MPI, so each would count "
+                 "alone and print the whole total: use srun --mpi=pmix (or -n 1; QCOUNT_MPI=0 "
+                 "lets each count alone)", srun_tasks);
+        return fail(err);
+    }
     /* [join timeout] every rank of a job of several joins it, whatever it
      * was asked, so that none is left waiting for another: count/mpi_load.c;
      * a job of one rank joins only to count */

@@ -90,6 +90,18 @@ input)
         [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = 14200 ] && [ ! -s "$tmp/err" ] && ok \
             || bad "$v qcount 12: rc=$rc out='$(cat "$tmp/out")' err='$(cat "$tmp/err")'"
     done
+    # ---- srun's variables for a step of several tasks without MPI: task 0
+    # refuses with one line, the others silently; QCOUNT_MPI=0 or one task counts
+    env SLURM_STEP_NUM_TASKS=2 SLURM_PROCID=0 "$qcount" 12 >"$tmp/out" 2>"$tmp/err" </dev/null; rc=$?
+    one_clean_line 2 "srun started 2 tasks without MPI, .*srun --mpi=pmix" "srun task 0 of 2"
+    env SLURM_STEP_NUM_TASKS=2 SLURM_PROCID=1 "$qcount" 12 >"$tmp/out" 2>"$tmp/err" </dev/null; rc=$?
+    [ $rc -eq 2 ] && [ ! -s "$tmp/out" ] && [ ! -s "$tmp/err" ] && ok \
+        || bad "srun task 1 of 2: rc=$rc out='$(cat "$tmp/out")' err='$(cat "$tmp/err")'"
+    for v in "SLURM_STEP_NUM_TASKS=2 SLURM_PROCID=0 QCOUNT_MPI=0" "SLURM_STEP_NUM_TASKS=1 SLURM_PROCID=0"; do
+        env $v timeout 20 "$qcount" 12 >"$tmp/out" 2>"$tmp/err" </dev/null; rc=$?
+        [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = 14200 ] && [ ! -s "$tmp/err" ] && ok \
+            || bad "$v qcount 12: rc=$rc out='$(cat "$tmp/out")' err='$(cat "$tmp/err")'"
+    done
     # ---- write errors: one line, status 2 ----
     for args in --help --version 8 "8 --list" "--solve 50" "--verify 2 4 1 3"; do
         "$qcount" $args >/dev/full 2>"$tmp/err" </dev/null; rc=$?

@@ -52,6 +52,8 @@ ${module:+share/doc/qcount-mpi/changelog.Debian.gz}
 ${module:+share/doc/qcount-mpi/copyright}
 ${module:+share/man/man1/qcount-mpirun.1.gz}
 share/man/man1/qcount.1.gz
+share/qcount/qcount-parts.slurm
+${module:+share/qcount/qcount.slurm}
 EOF2
 )
 got=$(files "$prefix" | sed -E 's/(qcount(Static)?Targets)-[a-z]*\.cmake$/\1-CONFIG.cmake/')
@@ -65,6 +67,10 @@ if [ -n "$launcher" ]; then
     [ -x "$prefix/$launcher" ] && cmp -s "$src/tools/scripts/qcount-mpirun" "$prefix/$launcher" \
         && ok || bad "$launcher is not tools/scripts/qcount-mpirun, executable"
 fi
+for script in qcount-parts.slurm ${module:+qcount.slurm}; do
+    cmp -s "$src/tools/scripts/$script" "$prefix/share/qcount/$script" && ok \
+        || bad "share/qcount/$script is not tools/scripts/$script"
+done
 so=$prefix/$libdir/libqcount.so
 [ "$(readlink "$so")" = "libqcount.so.$major" ] && [ "$(readlink "$so.$major")" = "libqcount.so.$version" ] \
     && ok || bad "libqcount.so symlinks: $(readlink "$so") $(readlink "$so.$major")"

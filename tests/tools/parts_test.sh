@@ -191,15 +191,18 @@ QCOUNT_ISA=${levels[0]} "$qcount" 14 --part 2/3 --checkpoint "$tmp/14-3-2" -t 1 
 [ $? -eq 2 ] && grep -q "holds part 2/3 of the count, not the whole count (add --part 2/3)" "$tmp/err" \
     && ok || bad "whole on a part: $(cat "$tmp/err")"
 
-# the Slurm job array's script, its tasks run here one after another
+# the Slurm job array's script, its tasks run here one after another with
+# the variables Slurm sets (tests/tools/slurm_test.sh runs it under Slurm)
 script=$(dirname "$0")/../../tools/scripts/qcount-parts.slurm
 mkdir "$tmp/array"
 for k in 1 2 3; do
-    SLURM_ARRAY_TASK_ID=$k SLURM_ARRAY_TASK_COUNT=3 SLURM_SUBMIT_DIR=$tmp/array N=13 QCOUNT=$qcount \
-        bash "$script" >>"$tmp/array/out" 2>/dev/null || bad "qcount-parts.slurm task $k"
+    SLURM_ARRAY_JOB_ID=7 SLURM_JOB_ID=$((7 + k)) SLURM_ARRAY_TASK_ID=$k SLURM_ARRAY_TASK_MIN=1 \
+        SLURM_ARRAY_TASK_MAX=3 SLURM_ARRAY_TASK_COUNT=3 SLURM_SUBMIT_DIR=$tmp/array N=13 QCOUNT=$qcount \
+        bash "$script" >>"$tmp/array/out" 2>&1 || bad "qcount-parts.slurm task $k: $(cat "$tmp/array/out")"
 done
-[ "$("$qcount" merge "$tmp"/array/qcount-13.part-*-of-3.ledger 2>/dev/null)" = "$(known_total 13)" ] \
-    && ok || bad "qcount-parts.slurm: merged '$(cat "$tmp/array/out")'"
+run=$tmp/array/qcount-N13-job7
+[ "$("$qcount" merge "$run"/qcount-13.part-*-of-3.ledger 2>/dev/null)" = "$(known_total 13)" ] \
+    && [ ! -s "$tmp/array/out" ] && ok || bad "qcount-parts.slurm: merged '$(cat "$tmp/array/out")'"
 
 # what --part refuses
 bad_part() {

@@ -93,6 +93,8 @@ const char qc_usage_text[] =
     "                      loop, or a search from the units' cases alone\n"
     "  qcount show LEDGER      its records: unit, tally, engine, ISA level, host,\n"
     "                      CPU seconds, time finished; the fingerprint, coverage\n"
+    "  qcount status LEDGER... a run of parts as it goes: coverage, solutions so\n"
+    "                      far, rate per host, time left, silent parts, total\n"
     "  qcount unit N U         what unit U of the join plan of N counts: weighted\n"
     "                      cases, each row's columns (--plan=P, --json)\n"
     "\n"

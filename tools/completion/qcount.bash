@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
 # qcount.bash — bash completion for qcount: its options, the engine names,
 # the formats, and file names where an option takes a file; the ledger
-# commands (merge, audit, show), their options and ledger files; unit and
-# its options.  Needs
+# commands (merge, audit, show, status), their options and ledger files;
+# unit and its options.  Needs
 # bash alone (not the bash-completion package's helpers).
 _qcount()
 {
@@ -21,9 +21,10 @@ _qcount()
         [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
         return 0                   # N, U and P are numbers: nothing to offer
     fi
-    if [[ $COMP_CWORD -gt 1 && ( $command == merge || $command == audit || $command == show ) ]]; then
+    if [[ $COMP_CWORD -gt 1 && ( $command == merge || $command == audit || $command == show
+                                || $command == status ) ]]; then
         case $prev in
-            --sample | --seed | -t | --threads)
+            --sample | --seed | -t | --threads | --stale | --window | --now | --refresh)
                 return ;;          # a number: nothing to offer
             --by)
                 [[ $command == audit ]] && COMPREPLY=($(compgen -W 'levels backtrack' -- "$cur"))
@@ -32,6 +33,7 @@ _qcount()
         if [[ $cur == -* ]]; then
             local words='--json --help'
             [[ $command == audit ]] && words='--sample= --seed= --threads= --by= --help'
+            [[ $command == status ]] && words='--json --html= --refresh= --stale= --window= --now= --help'
             COMPREPLY=($(compgen -W "$words" -- "$cur"))
             [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
         else
@@ -61,7 +63,7 @@ _qcount()
             --solve --random --seed= --verify -h --help -V --version' -- "$cur"))
         [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
     elif [[ $COMP_CWORD -eq 1 ]]; then
-        COMPREPLY=($(compgen -W 'merge audit show unit' -- "$cur"))
+        COMPREPLY=($(compgen -W 'merge audit show status unit' -- "$cur"))
     fi
     return 0
 }

@@ -7,8 +7,11 @@
  * store, async-signal-safe) and note which signal came; the workers see
  * the flag within about a millisecond (run.c, kernel.c [stop check]), the
  * units they had finished are already in the ledger, and the ledger is
- * synced before the exit status 128+signal.  SA_RESETHAND: a second ^C
- * kills at once, which the ledger survives too.
+ * synced before the exit status 128+signal.  SA_RESETHAND on SIGINT: a
+ * second ^C kills at once, which the ledger survives too.  SIGTERM stays
+ * caught: a batch system may send it to every process of a job while the
+ * job's shell forwards its own (tools/scripts/qcount-parts.slurm), and the
+ * second copy must not cut the clean stop short (SIGKILL is for that).
  *
  * [forwarded stop] Open MPI's mpirun forwards SIGUSR1 and SIGUSR2 to its
  * ranks but never SIGINT or SIGTERM (it kills the job itself and exits 1),
@@ -177,7 +180,8 @@ void qc_longrun_hooks(qc_longrun_ctx *lr, qc_run_options *run)
     run->stop = &stop_flag;
 }
 
-/* a and b raise the stop flag, once each; their old actions to old_a/old_b */
+/* a raises the stop flag once (then its default action) and b every time
+ * it comes; their old actions to old_a/old_b */
 static void catch_pair(int a, int b, struct sigaction *old_a, struct sigaction *old_b)
 {
     struct sigaction sa;
@@ -186,6 +190,7 @@ static void catch_pair(int a, int b, struct sigaction *old_a, struct sigaction *
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = SA_RESETHAND;
     sigaction(a, &sa, old_a);
+    sa.sa_flags = 0;
     sigaction(b, &sa, old_b);
 }
 

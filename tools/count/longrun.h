@@ -47,12 +47,13 @@ void qc_longrun_show_progress(qc_longrun_ctx *lr, const qc_options *opts, size_t
 /* Points run's hooks at lr (ledger lookups and records, the progress line)
  * and its stop flag at the one qc_longrun_catch_signals raises. */
 void qc_longrun_hooks(qc_longrun_ctx *lr, qc_run_options *run);
-/* SIGINT/SIGTERM raise the stop flag (a second one kills at once); the old
- * actions go to old_int/old_term when not NULL. */
+/* SIGINT/SIGTERM raise the stop flag (a second SIGINT kills at once, a
+ * second SIGTERM changes nothing); the old actions go to old_int/old_term
+ * when not NULL. */
 void qc_longrun_catch_signals(struct sigaction *old_int, struct sigaction *old_term);
 /* Under an MPI launcher: SIGUSR1 and SIGUSR2, which mpirun forwards to
  * every rank, raise the stop flag as SIGINT and SIGTERM would (a second
- * one kills at once).  [forwarded stop] */
+ * SIGUSR1 kills at once).  [forwarded stop] */
 void qc_longrun_catch_forwarded(void);
 /* The signal that raised the stop flag, or 0 (SIGINT or SIGTERM for a
  * forwarded stop). */

@@ -12,11 +12,13 @@
  * SIGINT/SIGTERM on rank 0 (srun forwards them; Open MPI's mpirun does
  * not, it kills the ranks itself), or SIGUSR1/SIGUSR2 standing for them
  * (which mpirun forwards; longrun.c [forwarded stop]), syncs the ledger,
- * says how far it got and ends the job with MPI_Abort.  The other ranks
+ * says how far it got and ends the job: alone, by MPI_Finalize; else by
+ * MPI_Abort, without its banner ([quiet abort]).  The other ranks
  * take SIGUSR1/SIGUSR2 too and wait for rank 0's abort; SIGINT/SIGTERM
  * keep the default action there and simply kill them.  A work unit that runs out of memory
  * on any rank ends the job the same way, with one line and exit status 2.
  */
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +76,20 @@ static void json_ranks(FILE *out, void *ctx)
     fprintf(out, "]");
 }
 
+/* [quiet abort] A stop ends the other ranks by MPI_Abort, whose banner
+ * ("MPI_ABORT was invoked on rank 0 ... errorcode 143") reads as a crash
+ * under the stop line.  Open MPI prints it from the aborting process
+ * itself when srun started it, so stderr goes to /dev/null first (the
+ * stop line is out by then); under mpirun, mpirun prints it, and it stays. */
+static void quiet_stderr(void)
+{
+    int null = open("/dev/null", O_WRONLY);
+    if (null >= 0 && null != STDERR_FILENO) {
+        dup2(null, STDERR_FILENO);
+        close(null);
+    }
+}
+
 /* Rank 0 quit at once, without the other ranks (a stop, a failed ledger
  * write, a unit out of memory): say how far it got, then end every rank. */
 static int end_alone(qc_longrun_ctx *ctx, qct_mpi_result *result, int rc, const char *err,
@@ -88,10 +104,17 @@ static int end_alone(qc_longrun_ctx *ctx, qct_mpi_result *result, int rc, const 
     int status = qc_longrun_verdict(ctx, rc, why, result->total.units, units, msg, sizeof msg);
     qc_print_error(msg);
     qc_longrun_close(ctx);
+    const int ranks = result->ranks;
     qct_mpi_result_free(result);
     fflush(stderr);
     if (qct_mpi_orphaned())
         _exit(status);   /* no launcher left to carry out an MPI_Abort */
+    if (rc == QC_ESTOP && ranks <= 1) {   /* a clean stop, no other rank to end */
+        qct_mpi_finalize();
+        return status;
+    }
+    if (rc == QC_ESTOP)
+        quiet_stderr();
     qct_mpi_abort(status);
     return status;
 }

@@ -21,6 +21,7 @@ static const struct {
     {"merge", qcl_merge_main},
     {"audit", qcl_audit_main},
     {"show", qcl_show_main},
+    {"status", qcl_status_main},
     {"unit", qcl_unit_main},
 };
 
@@ -54,6 +55,12 @@ void qcl_error(const char *command, const char *fmt, ...)
 
 int qcl_json_options(int argc, char **argv, const char *command, const char *usage, int *json)
 {
+    return qcl_json_options_help(argc, argv, command, usage, usage, json);
+}
+
+int qcl_json_options_help(int argc, char **argv, const char *command, const char *usage,
+                          const char *help, int *json)
+{
     static const struct option options[] = {
         {"json", no_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},
@@ -67,8 +74,7 @@ int qcl_json_options(int argc, char **argv, const char *command, const char *usa
         if (c == 'j') {
             *json = 1;
         } else if (c == 'h') {
-            puts(usage);
-            return 0;
+            return puts(help) < 0 ? 2 : 0;
         } else {
             qcl_error(command, "unknown option '%s' (%s)", argv[optind - 1], usage);
             return 2;

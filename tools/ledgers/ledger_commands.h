@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ledger_commands.h — the program's commands on finished ledgers:
+ * ledger_commands.h — the program's commands on ledgers:
  *   qcount merge [--json] LEDGER...       the total of ledgers that cover
  *                                         every unit of one plan once
  *   qcount audit [--sample=P] [--seed=S] [--by=levels|backtrack] LEDGER
  *                                         recount a random sample by
  *                                         another path and compare
  *   qcount show [--json] LEDGER           the records, fit to publish
+ *   qcount status [--json] LEDGER...      a run of many parts at a glance,
+ *                                         finished or not
  * and beside them, reading no ledger:
  *   qcount unit N U [--plan=P] [--json]   what unit U of the join plan of
  *                                         board N counts, as weighted cases

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ledgers.h — what the ledger commands (merge.c, audit.c, show.c) share:
- * a ledger read and bound to its plan, JSON strings, lists of units.
+ * ledgers.h — what the ledger commands (merge.c, audit.c, show.c, status.c)
+ * share: a ledger read and bound to its plan, JSON strings, lists of units.
  * Private to tools/ledgers/.
  */
 #ifndef QC_LEDGERS_H
@@ -32,6 +32,9 @@ void qcl_error(const char *command, const char *fmt, ...) __attribute__((format(
  * on, else the status to exit with (0 after --help printed usage, 2 after
  * the one-line error for an unknown option). */
 int qcl_json_options(int argc, char **argv, const char *command, const char *usage, int *json);
+/* The same, printing help (several lines) for --help. */
+int qcl_json_options_help(int argc, char **argv, const char *command, const char *usage,
+                          const char *help, int *json);
 
 /* s as a JSON string, quotes included. */
 void qcl_json_string(FILE *out, const char *s);
@@ -46,6 +49,7 @@ void qcl_unit_ranges(FILE *out, const unsigned char *flag, size_t units, unsigne
 int qcl_merge_main(int argc, char **argv);
 int qcl_audit_main(int argc, char **argv);
 int qcl_show_main(int argc, char **argv);
+int qcl_status_main(int argc, char **argv);
 int qcl_unit_main(int argc, char **argv);
 
 #endif

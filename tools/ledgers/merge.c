@@ -21,6 +21,23 @@
 
 static const char usage[] = "usage: qcount merge [--json] LEDGER...";
 
+static const char help[] =
+    "usage: qcount merge [--json] LEDGER...\n"
+    "\n"
+    "The total of a count from the ledgers of its parts (or of whole runs): printed\n"
+    "only when together they hold every work unit of one count, a unit in two\n"
+    "ledgers with the same solutions counting once.  Otherwise the units no ledger\n"
+    "holds are named with their parts, or a unit with two tallies and both ledgers,\n"
+    "and there is no total.  Standard error names the count, its fingerprint and\n"
+    "the parts merged.  Only reads the ledgers.\n"
+    "\n"
+    "  -j, --json   one JSON object: the total (null when incomplete), the count,\n"
+    "               units covered, missing and found twice, and each ledger\n"
+    "  -h, --help   this text\n"
+    "\n"
+    "Exit status: 0 with the total; 1 when a unit is missing or has two tallies;\n"
+    "2 for bad input (a corrupt, foreign, truncated or unreadable ledger).";
+
 typedef struct merge_state {
     size_t units;
     qc_tally *tally;
@@ -132,7 +149,7 @@ static void say_missing(const merge_state *m, const qcl_bound *b, int count)
 int qcl_merge_main(int argc, char **argv)
 {
     int json;
-    const int early = qcl_json_options(argc, argv, "merge", usage, &json);
+    const int early = qcl_json_options_help(argc, argv, "merge", usage, help, &json);
     if (early >= 0)
         return early;
     int count = argc - optind;

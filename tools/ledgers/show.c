@@ -14,6 +14,21 @@
 
 static const char usage[] = "usage: qcount show [--json] LEDGER";
 
+static const char help[] =
+    "usage: qcount show [--json] LEDGER\n"
+    "\n"
+    "A ledger as it stands, to publish beside a claimed total: its format, N,\n"
+    "engine, the plan's fingerprint and units, its part and the part's units, its\n"
+    "coverage (and a damaged tail, if any) and the sum of its solutions; then one\n"
+    "line per record in unit order: unit, solutions, placements, engine, ISA level,\n"
+    "host, CPU seconds and the time it finished (UTC).  Fields a record does not\n"
+    "keep are shown as -.  Only reads the ledger.\n"
+    "\n"
+    "  -j, --json   the same as one JSON object (null for fields not kept)\n"
+    "  -h, --help   this text\n"
+    "\n"
+    "Exit status: 0; 2 for bad input (a corrupt, foreign or unreadable ledger).";
+
 static int by_unit(const void *a, const void *b)
 {
     const qct_ledger_entry *x = a, *y = b;
@@ -105,7 +120,7 @@ static void print_json(const qcl_bound *b, const qct_part *part, qc_u128 sum)
 int qcl_show_main(int argc, char **argv)
 {
     int json;
-    const int early = qcl_json_options(argc, argv, "show", usage, &json);
+    const int early = qcl_json_options_help(argc, argv, "show", usage, help, &json);
     if (early >= 0)
         return early;
     if (argc - optind != 1) {

@@ -2,7 +2,8 @@
 # install.cmake — what `cmake --install` puts in place and what `cpack -G
 # DEB` packs: the program, libqcount (shared and static) with its public
 # headers, the CMake package and the pkg-config file that find it, the man
-# page, the bash completion, the licence and, with MPI, qcount-mpirun.  Included once, at the end of
+# page, the bash completion, the Slurm scripts, the licence and, with MPI,
+# qcount-mpirun.  Included once, at the end of
 # the top-level CMakeLists.txt, after the rooms have defined their targets.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -32,11 +33,13 @@ endif()
 set_target_properties(qcount PROPERTIES EXPORT_NAME qcount_static)
 
 # ---- files, by component: one Debian package each (below) ---------------
-#   program  qcount: the program, its man page and bash completion
+#   program  qcount: the program, its man page and bash completion,
+#            qcount-parts.slurm
 #   lib      libqcount0: libqcount.so.0
 #   dev      libqcount-dev: headers, libqcount.a, the .so link, pkg-config
 #            and CMake files
-#   mpi      qcount-mpi: the program's MPI module and qcount-mpirun
+#   mpi      qcount-mpi: the program's MPI module, qcount-mpirun and
+#            qcount.slurm
 # The program links libqcount.a, not the .so: its MPI module takes the
 # library's inner names from it (tools/CMakeLists.txt), which the .so keeps
 # local.  Every package carries its own copyright and changelog.
@@ -50,11 +53,18 @@ install(TARGETS qcount EXPORT qcountStaticTargets
 install(TARGETS qcount_bin RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT program)
 install(FILES ${PROJECT_SOURCE_DIR}/tools/completion/qcount.bash
   DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME qcount COMPONENT program)
+# the Slurm job scripts, for sbatch (share/qcount/), executable as the
+# scripts they are: the parts as a job array with the program, the MPI job
+# with the MPI support
+install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/scripts/qcount-parts.slurm
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/qcount COMPONENT program)
 if(TARGET qcount_mpi)
   install(TARGETS qcount_mpi LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/qcount COMPONENT mpi)
   # mpirun on which ^C and SIGTERM stop qcount cleanly
   install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/scripts/qcount-mpirun
     DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT mpi)
+  install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/scripts/qcount.slurm
+    DESTINATION ${CMAKE_INSTALL_DATADIR}/qcount COMPONENT mpi)
 endif()
 
 # The man page gzipped (gzip -9n: no name nor time stamp, so the same page

@@ -6,8 +6,9 @@
 # qcount-mpi; lintian accepts them (no error; the warnings it may give are
 # listed in tools/packaging/lintian-warnings.txt, each with its reason);
 # apt-get installs them; the installed qcount counts N=12 alone and under
-# qcount-mpirun, the embedding example builds against the installed files
-# and counts; apt-get removes them and nothing of theirs is left.
+# qcount-mpirun, the Slurm scripts are in /usr/share/qcount, the embedding
+# example builds against the installed files and counts; apt-get removes
+# them and nothing of theirs is left.
 # Usage: deb-check.sh BUILD_DIR
 set -euo pipefail
 build=$(cd "$1" && pwd)
@@ -38,6 +39,9 @@ fail() { echo "deb-check: $*"; exit 1; }
 [ "$(command -v qcount)" = /usr/bin/qcount ] || fail "qcount is not /usr/bin/qcount"
 triplet=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 [ -e "/usr/lib/$triplet/libqcount.so.0" ] || fail "libqcount.so.0 is not in /usr/lib/$triplet"
+for script in qcount-parts.slurm qcount.slurm; do
+    bash -n "/usr/share/qcount/$script" || fail "/usr/share/qcount/$script is not installed or not bash"
+done
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 [ "$(timeout 120 qcount-mpirun --oversubscribe -np 2 qcount -t 1 12 2>mpi.log)" = 14200 ] \
     || { cat mpi.log; fail "qcount under qcount-mpirun does not print 14200"; }

@@ -18,6 +18,9 @@ packages+=(lintian file)
 packages+=(valgrind)
 # Open MPI: qcount's MPI support and its mpirun tests (qcount builds without).
 packages+=(libopenmpi-dev openmpi-bin)
+# Slurm and munge: the slurm test runs the job scripts on a one-node
+# cluster of this machine (tests/tools/slurm_cluster.sh).
+packages+=(slurm-wlm munge)
 # 64-bit Arm, cross-built and run under qemu-user (check.sh's aarch64
 # stage, tools/cmake/aarch64-linux-gnu.cmake): the cross compilers, the
 # arm64 hwloc to link (Debian multiarch), and the arm64 loader and OpenMP
