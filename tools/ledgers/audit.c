@@ -37,6 +37,28 @@
 static const char usage[] =
     "usage: qcount audit [--sample=P] [--seed=S] [--threads=K] [--by=levels|backtrack] LEDGER";
 
+static const char help[] =
+    "usage: qcount audit [--sample=P] [--seed=S] [--threads=K] [--by=levels|backtrack] LEDGER\n"
+    "\n"
+    "Counts a seeded random sample of a ledger's finished units again by another\n"
+    "path and compares each unit's solutions with the record.  The seed is printed,\n"
+    "so the same sample can be drawn again.  Only reads the ledger.\n"
+    "\n"
+    "  --sample=P      the share of the finished units to draw, in percent\n"
+    "                  (more than 0, at most 100; default 1)\n"
+    "  --seed=S        the sample's seed (default: drawn, and printed)\n"
+    "  -t, --threads=K count on K threads (default: one per core)\n"
+    "  --by=levels     (the default) the same engine at another instruction-set\n"
+    "                  level than the record's and, for join, its AND loop at the\n"
+    "                  portable level\n"
+    "  --by=backtrack  a join unit from its cases alone ('qcount unit'), by a\n"
+    "                  backtracking search that shares no code with join\n"
+    "  -h, --help      this text\n"
+    "\n"
+    "Exit status: 0 when every recount agrees; 1 when one differs; 2 for bad input\n"
+    "(a corrupt, foreign or unreadable ledger) or a unit that could not be counted\n"
+    "again.";
+
 static const char backtrack_path[] = "backtracking from the unit's cases (core/oracle)";
 
 static uint64_t splitmix64(uint64_t *state)
@@ -263,7 +285,7 @@ static int parse_options(int argc, char **argv, audit_options *o)
             if (parse_value(c, optarg, o) != 0)
                 return 2;
         } else if (c == 'h') {
-            puts(usage);
+            puts(help);
             return 0;
         } else if (c == ':') {
             qcl_error("audit", "option '%s' needs an argument (%s)", argv[optind - 1], usage);
