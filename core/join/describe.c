@@ -46,34 +46,6 @@ static uint32_t deposit_bits(uint32_t x, uint32_t set)
     return out;
 }
 
-/* The passes of top set s, as the joins count them but by weight alone:
- * even N one, with no middle queen; odd N one per weight of the middle
- * queen's free columns (orbits.h), cols[i] its columns.  Returns them. */
-static int describe_passes(const qcj_plan *p, uint32_t q, uint32_t s, uint32_t cols[32],
-                           int weight[32])
-{
-    const int n = p->geo.n;
-    if (n % 2 == 0) {
-        cols[0] = 0;
-        weight[0] = qcj_set_weight(s, q, p->block, n, p->flip);
-        return weight[0] != 0;
-    }
-    int passes = 0;
-    for (uint32_t mids = qck_full_mask(n) & ~s; mids; mids &= mids - 1) {
-        const int c = __builtin_ctz(mids), wc = qcj_triple_weight(s, c, p->block, n);
-        int at = 0;
-        if (wc == 0)
-            continue;
-        while (at < passes && weight[at] != wc)
-            at++;
-        if (at == passes) {
-            cols[passes] = 0;
-            weight[passes++] = wc;
-        }
-        cols[at] |= 1u << c;
-    }
-    return passes;
-}
 
 /* The cases of top set s in the unit of pattern q, top splits [from, to)
  * of `all`, to each. */
@@ -84,7 +56,8 @@ static int describe_set(const qcj_plan *p, uint32_t q, uint32_t s, size_t from, 
     const int n = g->n;
     uint32_t cols[32];
     int weight[32];
-    const int passes = describe_passes(p, q, s, cols, weight);
+    /* odd N: one case per weight of the middle queen, whatever the joiner */
+    const int passes = qcj_set_passes(s, q, p->block, n, p->flip, 1, cols, weight);
     const int whole = from == 0 && to == p->splits[0].count;
     const uint32_t squeezed = qcj_squeeze(g, q, s);
     qc_unit_case c;

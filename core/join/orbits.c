@@ -83,3 +83,31 @@ int qcj_triple_weight(uint32_t s, int c, uint32_t m, int n)
     }
     return distinct;
 }
+
+int qcj_set_passes(uint32_t s, uint32_t q, uint32_t m, int n, int flip, int merge, uint32_t cols[32],
+                   int weight[32])
+{
+    if (n % 2 == 0) {
+        cols[0] = 0;
+        weight[0] = qcj_set_weight(s, q, m, n, flip);
+        return weight[0] != 0;
+    }
+    int passes = 0;
+    for (uint32_t mids = qck_full_mask(n) & ~s; mids; mids &= mids - 1) {
+        const int c = __builtin_ctz(mids), wc = qcj_triple_weight(s, c, m, n);
+        int at = 0;
+        if (wc == 0)
+            continue;
+        if (merge)                           /* the pass of its weight */
+            while (at < passes && weight[at] != wc)
+                at++;
+        else
+            at = passes;
+        if (at == passes) {
+            cols[passes] = 0;
+            weight[passes++] = wc;
+        }
+        cols[at] |= 1u << c;
+    }
+    return passes;
+}

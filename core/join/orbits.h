@@ -29,4 +29,12 @@ int qcj_set_weight(uint32_t s, uint32_t q, uint32_t m, int n, int flip);
  * smallest of its images' (pattern, top set, c). */
 int qcj_triple_weight(uint32_t s, int c, uint32_t m, int n);
 
+/* The passes of top set s in the unit of pattern q: the middle columns
+ * counted at once (a mask) and their weight.  Even N: one pass, no middle
+ * queen (cols 0), with s's weight, or none when it is 0.  Odd N: one pass
+ * per free column of the middle queen with a weight, or with `merge` one
+ * per weight with all its columns.  Returns the number of passes. */
+int qcj_set_passes(uint32_t s, uint32_t q, uint32_t m, int n, int flip, int merge, uint32_t cols[32],
+                   int weight[32]);
+
 #endif

@@ -467,31 +467,8 @@ static int join_bottoms(unit_walk *w, top_chunk *chunk, size_t nb, int more, uin
 static int set_passes(const unit_walk *w, uint32_t s, uint32_t cols[32], int weight[32])
 {
     const qcj_plan *p = w->p;
-    const int n = p->geo.n;
-    if (n % 2 == 0) {
-        cols[0] = 0;
-        weight[0] = qcj_set_weight(s, w->q, p->block, n, p->flip);
-        return weight[0] != 0;
-    }
     const int merge = w->joiner->merges_passes && w->joiner->middle == QCJ_MIDDLE_CARRIED;
-    int passes = 0;
-    for (uint32_t mids = qck_full_mask(n) & ~s; mids; mids &= mids - 1) {
-        const int c = __builtin_ctz(mids), wc = qcj_triple_weight(s, c, p->block, n);
-        int at = 0;
-        if (wc == 0)
-            continue;
-        if (merge)                           /* the pass of its weight */
-            while (at < passes && weight[at] != wc)
-                at++;
-        else
-            at = passes;
-        if (at == passes) {
-            cols[passes] = 0;
-            weight[passes++] = wc;
-        }
-        cols[at] |= 1u << c;
-    }
-    return passes;
+    return qcj_set_passes(s, w->q, p->block, p->geo.n, p->flip, merge, cols, weight);
 }
 
 /* The pairs of one pass (set_passes: middle columns cols, or none) with
