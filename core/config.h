@@ -112,12 +112,17 @@ static inline const qcj_profile *qcj_profile_of(int n)
  * N=27 at m=19 13.0 and 23.0 million, at m=21 6.7 and 12.5, N=28 at m=20
  * 23.0 + 23.0, at m=22 12.5 + 12.5; peaks: docs/PERFORMANCE.md.  Shapes
  * the units: part of the plan's fingerprint. */
-static inline int qcj_unit_cols(int n)
+static inline int qcj_block_width(int n, int less)
 {
-    int m = n - qcj_profile_of(n)->less;
+    int m = n - less;
     if (m > 24 - n % 2)
         m = 24 - n % 2;                 /* keeps the parity of N */
     return m < n % 2 ? n % 2 : m;
+}
+
+static inline int qcj_unit_cols(int n)
+{
+    return qcj_block_width(n, qcj_profile_of(n)->less);
 }
 
 /* Group key bits k: the more, the fewer pairs the hot loop tests (each key

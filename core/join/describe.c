@@ -46,9 +46,8 @@ static uint32_t deposit_bits(uint32_t x, uint32_t set)
     return out;
 }
 
-
-/* The cases of top set s in the unit of pattern q, top splits [from, to)
- * of `all`, to each. */
+/* The cases of top set s in the unit of pattern q, with its top splits
+ * [from, to) (all of them: one case a pass), to each. */
 static int describe_set(const qcj_plan *p, uint32_t q, uint32_t s, size_t from, size_t to,
                         int (*each)(void *, const qc_unit_case *), void *ctx)
 {

@@ -61,11 +61,7 @@ qcj_settings qcj_settings_for(int n, int profile)
     };
     if (p == n)
         return s;
-    /* [scaled profile] m by the profile's rule at this board's size */
-    int m = n - row->less;
-    if (m > 24 - n % 2)
-        m = 24 - n % 2;
-    s.unit_cols = m < n % 2 ? n % 2 : m;
+    s.unit_cols = qcj_block_width(n, row->less);   /* [scaled profile] P's rule, N's size */
     const int wide = slots_of(p) - s.key_bits > 32;
     int k = (s.key_bits * slots_of(n) + slots_of(p) / 2) / slots_of(p);
     if (k < 1)
