@@ -37,9 +37,8 @@
 static const char usage[] =
     "usage: qcount audit [--sample=P] [--seed=S] [--threads=K] [--by=levels|backtrack] LEDGER";
 
+/* --help: usage, a blank line, then this */
 static const char help[] =
-    "usage: qcount audit [--sample=P] [--seed=S] [--threads=K] [--by=levels|backtrack] LEDGER\n"
-    "\n"
     "Counts a seeded random sample of a ledger's finished units again by another\n"
     "path and compares each unit's solutions with the record.  The seed is printed,\n"
     "so the same sample can be drawn again.  Only reads the ledger.\n"
@@ -285,7 +284,7 @@ static int parse_options(int argc, char **argv, audit_options *o)
             if (parse_value(c, optarg, o) != 0)
                 return 2;
         } else if (c == 'h') {
-            puts(help);
+            printf("%s\n\n%s\n", usage, help);
             return 0;
         } else if (c == ':') {
             qcl_error("audit", "option '%s' needs an argument (%s)", argv[optind - 1], usage);
