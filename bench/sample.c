@@ -35,7 +35,7 @@
  * unless --units is given too.  QCOUNT_ISA picks the level, as for qcount.
  *
  * [listing charged] A join unit's work is timed in two steps, listing its
- * bands and counting its sets (join.h, [probe]).  The listing is charged
+ * bands and counting its sets (probe.h, [probe]).  The listing is charged
  * as a whole run charges it: to a unit that lists its own bands wholly, to
  * a slice of k sharing its pattern's lists 1/k of it, to a slice whose
  * pattern's parts' units list them (and are sampled with their own cost)
@@ -43,7 +43,7 @@
  * in its sets' time.  The working memory is kept from unit to unit, as in
  * a run.
  * [joins timed] With --joins P the part's joins are timed inside the
- * count (join.h, the probe's join_seconds) and scaled by P, and the rest
+ * count (probe.h, the probe's join_seconds) and scaled by P, and the rest
  * of the sets' time (their halves, their grouping, the joiner's layout of
  * the bottoms and its loop over the blocks it skips) taken once: the
  * halves are built once, where timing a count with no joins apart built
@@ -70,7 +70,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "join/join.h"
+#include "join/probe.h"
+#include "join/settings.h"
 #include "qcount.h"
 #include "sampling.h"
 

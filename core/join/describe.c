@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "colex.h"
-#include "join.h"
+#include "join_plan.h"
 #include "orbits.h"
 #include "unit.h"
 

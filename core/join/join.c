@@ -28,10 +28,12 @@
 
 #include "config.h"
 #include "fingerprint.h"
-#include "join.h"
+#include "join_plan.h"
 #include "kernel/kernel.h"
 #include "orbits.h"
 #include "plan.h"
+#include "probe.h"
+#include "settings.h"
 #include "scratch.h"
 #include "unit.h"
 
@@ -286,35 +288,6 @@ static void lay_out(qcj_plan *data, int split, unit_order *cut_of)
     data->run_start[data->runs] = data->units;
 }
 
-/* [run hint] The run of this thread's last lookup: the scans of every
- * unit in order (the progress's and the parts' costs, N=28's 40 million
- * units) find the next unit in it or the next run without a search.  A
- * hint only: checked against the plan's own runs before it is used. */
-static _Thread_local size_t run_hint;
-
-qcj_unit_ref qcj_unit_at(const qcj_plan *p, size_t unit)
-{
-    size_t lo = run_hint;
-    if (!(lo < p->runs && p->run_start[lo] <= unit && unit < p->run_start[lo + 1])) {
-        if (lo + 1 < p->runs && p->run_start[lo + 1] <= unit && unit < p->run_start[lo + 2])
-            lo++;                           /* [run hint] the next run */
-        else {
-            size_t hi = p->runs;
-            lo = 0;                         /* run_start[lo] <= unit < run_start[hi] */
-            while (hi - lo > 1) {
-                const size_t mid = lo + (hi - lo) / 2;
-                if (p->run_start[mid] <= unit)
-                    lo = mid;
-                else
-                    hi = mid;
-            }
-        }
-        run_hint = lo;
-    }
-    return (qcj_unit_ref){.pattern = p->run[lo].pattern,
-                          .slice = p->run[lo].slice + (uint32_t)(unit - p->run_start[lo])};
-}
-
 /* Cuts the patterns into units and lays them out (lay_out); the plan's
  * fingerprint into *fp: the same as an uncut plan's wherever no pattern
  * is cut. */
@@ -368,7 +341,7 @@ static int order_units(qcj_plan *data, double unit_target, int set_units, uint64
     return QC_OK;
 }
 
-/* Fills the plan's units for settings s (join.h). */
+/* Fills the plan's units for settings s (settings.h). */
 static int join_build_with(qc_plan *plan, const qcj_settings *s)
 {
     const int n = plan->n;
@@ -419,20 +392,6 @@ static int join_build(qc_plan *plan)
     return join_build_with(plan, &s);
 }
 
-/* [path counters] The scratch's counts of the unit it counted added to
- * the plan's, and cleared for the next. */
-static void paths_give(const qcj_plan *data, qcj_scratch *sc)
-{
-    if (!sc)
-        return;
-    const uint64_t *from = (const uint64_t *)&sc->paths;
-    uint64_t *to = (uint64_t *)data->paths;
-    for (size_t i = 0; i < sizeof sc->paths / sizeof *from; i++)
-        if (from[i])
-            __atomic_fetch_add(&to[i], from[i], __ATOMIC_RELAXED);
-    memset(&sc->paths, 0, sizeof sc->paths);
-}
-
 void qcj_plan_paths(const qc_plan *plan, qcj_paths *out)
 {
     const qcj_plan *data = plan->engine_data;
@@ -448,71 +407,12 @@ static int join_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
 {
     const qcj_plan *data = plan->engine_data;
     qcj_scratch *sc = qcj_pool_take(data->pool);
-    int rc = sc ? qcj_count_unit(data, unit, sc, out) : QC_ENOMEM;
-    paths_give(data, sc);
+    int rc = sc ? qcj_count_unit_now(data, unit, sc, out) : QC_ENOMEM;
+    qcj_plan_paths_give(data, sc);
     qcj_pool_give(data->pool, sc);
     return rc;
 }
 
-
-int qcj_probe_start(const qc_plan *plan, size_t unit, qcj_probe *pr)
-{
-    const qcj_plan *data = plan->engine_data;
-    *pr = (qcj_probe){.plan = plan, .unit = unit};
-    if (unit >= data->units)
-        return QC_EINVAL;
-    const qcj_unit_ref ref = qcj_unit_at(data, unit);
-    const uint32_t slices = data->slices[ref.pattern];
-    pr->list_share = slices == 1 || data->geo.own_lists ? 1 : data->list_parts ? 0 : 1.0 / slices;
-    uint64_t lo, hi;
-    qcj_unit_keys(data, unit, &lo, &hi);
-    pr->key0 = lo;
-    pr->keys = hi - lo;
-    pr->sc = qcj_pool_take(data->pool);
-    if (!pr->sc)
-        return QC_ENOMEM;
-    int rc = qcj_unit_lists_now(data, unit, pr->sc, &pr->sides, &pr->listed);
-    if (rc != QC_OK)
-        qcj_probe_end(pr);
-    return rc;
-}
-
-int qcj_probe_sets(qcj_probe *pr, uint64_t lo, uint64_t hi, uint32_t parts, uint32_t part,
-                   qc_tally *out)
-{
-    const qcj_plan *data = pr->plan->engine_data;
-    out->solutions = 0;
-    out->placements = 0;
-    pr->join_seconds = pr->timing_seconds = 0;
-    if (!pr->sides || lo > hi || hi > pr->keys)
-        return pr->sides ? QC_EINVAL : QC_OK;   /* a part's unit counts no set */
-    pr->sc->time_joins = 1;                     /* [joins timed] */
-    pr->sc->join_seconds = pr->sc->timing_seconds = 0;
-    const int rc = qcj_unit_sets_now(data, pr->unit, pr->sc, pr->sides, pr->key0 + lo,
-                                     pr->key0 + hi, parts, part, out);
-    pr->sc->time_joins = 0;
-    pr->join_seconds = pr->sc->join_seconds;
-    pr->timing_seconds = pr->sc->timing_seconds;
-    return rc;
-}
-
-void qcj_probe_end(qcj_probe *pr)
-{
-    const qcj_plan *data = pr->plan->engine_data;
-    if (pr->sides && pr->sides != pr->sc->side)
-        qcj_shared_release(data->shared, qcj_unit_at(data, pr->unit).pattern, 1);
-    paths_give(data, pr->sc);
-    qcj_pool_give(data->pool, pr->sc);      /* kept for the next unit, or not, as in a run */
-    pr->sc = NULL;
-    pr->sides = NULL;
-}
-
-void qcj_plan_trim(const qc_plan *plan)
-{
-    const qcj_plan *data = plan->engine_data;
-    qcj_pool_trim(data->pool);
-    qcj_shared_trim(data->shared);
-}
 
 /* [independent recount] the AND loop at the portable level: none of the
  * byte tables' code, nor any level's vector code (qc_plan_recount_unit). */
@@ -521,7 +421,7 @@ static int join_recount_unit(const qc_plan *plan, size_t unit, qc_tally *out, co
     const qcj_plan *data = plan->engine_data;
     qcj_scratch *sc = qcj_pool_take(data->pool);
     int rc = sc ? qcj_count_unit_at(QC_ISA_PORTABLE, data, unit, sc, QCJ_JOIN_AND, out) : QC_ENOMEM;
-    paths_give(data, sc);
+    qcj_plan_paths_give(data, sc);
     qcj_pool_give(data->pool, sc);
     *how = "join AND loop, portable level";
     return rc;

@@ -55,7 +55,7 @@ typedef struct qcj_groups {
 
 /* [path counters] How often the units took the paths that cut their work
  * in pieces: counted per unit in its scratch, added up in the plan
- * (join.h, qcj_plan_paths), for the tests to see that a profile's chunked
+ * (settings.h, qcj_plan_paths), for the tests to see that a profile's chunked
  * paths run ([scaled profile], profile.c).  Each is bumped once a piece,
  * never inside a sweep. */
 typedef struct qcj_paths {
@@ -75,12 +75,13 @@ typedef struct qcj_paths {
 typedef struct qcj_join_shape {
     int key_bits;          /* k, 0..18: groups per side 2^k */
     int bits;              /* the ANDed part: bits 0..bits-1 (1..64) */
-    /* [sampled joins] For the sampler alone (bench/sample.c): with parts
-     * > 1, only the top blocks (tables), the tiles where the bottoms are
-     * cut into tiles ([sampled tiles], [bottom tiles]) or the top groups
-     * (AND loop) whose hash modulo parts is `part` are joined, part ==
-     * parts joins none; parts 0 or 1 joins all, as every count does. */
-    uint32_t parts, part;
+    /* [sampled joins] For the sampler alone (bench/sample.c): with
+     * samples > 1, only the top blocks (tables), the tiles where the
+     * bottoms are cut into tiles ([sampled tiles], [bottom tiles]) or the
+     * top groups (AND loop) whose hash modulo samples is `sample` are
+     * joined, sample == samples joins none; samples 0 or 1 joins all, as
+     * every count does. */
+    uint32_t samples, sample;
     /* [sampled tiles] Which join of its unit this is (unit.c counts
      * them): a tiled join's tiles are chosen by tile and join, so that
      * each join samples other tiles. */
@@ -95,19 +96,19 @@ typedef struct qcj_join_shape {
 
 /* [sampled joins] Whether item `item` of `group` (a top block of a top
  * group, a tile of a join, ...) is joined under shape s: a deterministic
- * spread over parts, even where every group has one item. */
+ * spread over the samples, even where every group has one item. */
 static inline int qcj_shape_joins(const qcj_join_shape *s, uint32_t group, uint32_t item)
 {
-    if (s->parts <= 1)
+    if (s->samples <= 1)
         return 1;
     /* every bit of group and item stirred into the low bits (a multiply
      * alone would leave them zero for item 0, and every group's first
-     * chunk in part 0) */
+     * chunk in sample 0) */
     uint64_t h = ((uint64_t)group << 32 | item) + 0x9e3779b97f4a7c15ULL;
     h = (h ^ h >> 30) * 0xbf58476d1ce4e5b9ULL;
     h = (h ^ h >> 27) * 0x94d049bb133111ebULL;
     h ^= h >> 31;
-    return h % s->parts == s->part;
+    return h % s->samples == s->sample;
 }
 
 typedef enum qcj_middle { QCJ_MIDDLE_SPARED, QCJ_MIDDLE_CARRIED } qcj_middle;
@@ -137,17 +138,18 @@ extern const qcj_joiner qcj_and_joiner;
 /* The joiners of a level: the tables, the fastest; the AND loop. */
 typedef enum qcj_joiner_kind { QCJ_JOIN_TABLES, QCJ_JOIN_AND, QCJ_JOIN_KINDS_ } qcj_joiner_kind;
 
-/* [per-level joiners] The level's joiner of a kind (isa.h: each level's
- * copy returns its own level's; qcj_joiner_at(level, kind) any level's). */
-#define qcj_level_joiner QC_LEVEL(qcj_level_joiner)
-const qcj_joiner *qcj_level_joiner(qcj_joiner_kind kind);
+/* [per-level joiners] The level's own joiner of a kind, [per-level
+ * names] (isa.h): each level's copy returns its own level's;
+ * qcj_joiner_at(level, kind) any level's. */
+#define qcj_joiner_of QC_LEVEL(qcj_joiner_of)
+const qcj_joiner *qcj_joiner_of(qcj_joiner_kind kind);
 
-QC_ISA_DECLARE(const qcj_joiner *, qcj_level_joiner, (qcj_joiner_kind kind));
+QC_ISA_DECLARE(const qcj_joiner *, qcj_joiner_of, (qcj_joiner_kind kind));
 
 static inline const qcj_joiner *qcj_joiner_at(qc_isa_level level, qcj_joiner_kind kind)
 {
     static const qcj_joiner *(*const at_level[QC_ISA_LEVELS_])(qcj_joiner_kind) = {
-        QC_ISA_TABLE(qcj_level_joiner)};
+        QC_ISA_TABLE(qcj_joiner_of)};
     return at_level[level](kind);
 }
 

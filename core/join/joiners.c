@@ -6,7 +6,7 @@
  */
 #include "joiner.h"
 
-const qcj_joiner *qcj_level_joiner(qcj_joiner_kind kind)
+const qcj_joiner *qcj_joiner_of(qcj_joiner_kind kind)
 {
     return kind == QCJ_JOIN_AND ? &qcj_and_joiner : &qcj_tables_joiner;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * profile.c — [plan profiles] the settings of a join plan (join.h) from
+ * profile.c — [plan profiles] the settings of a join plan (settings.h) from
  * the profile of a board size (config.h, qcj_profile_of), for its own
  * board or, scaled, for another.
  *
@@ -15,10 +15,10 @@
  * QCJ_SORT_COARSE_BITS + 1 key bits where board P groups them so.  The
  * modes (how bands are listed, units per set, set parts, fresh scratch)
  * are P's.  The counts are the same; tests/core/test_profile.c reads the
- * plan's path counters (join.h) to show the chunked paths do run.
+ * plan's path counters (settings.h) to show the chunked paths do run.
  */
 #include "config.h"
-#include "join.h"
+#include "settings.h"
 
 /* Border diagonal slots of board n (geometry.h): 2W, W = n-1 or n. */
 static int slots_of(int n)

@@ -23,11 +23,6 @@ typedef struct qcj_scratch {
     qcj_set_key set_key;          /* [set key] the column set's (unit.c)    */
     qcj_set_key_sample key_sample;    /* ... and its choice's working memory */
     uint64_t key_bottoms[QCJ_SET_KEY_SAMPLE];   /* ... its bottoms ([spread key sample]) */
-    /* [joins timed] set by the sampler's probe (join.h): the thread CPU
-     * seconds of the joiner's joins are added to join_seconds, those the
-     * timing itself took to timing_seconds (unit.c join_bottoms) */
-    int time_joins;
-    double join_seconds, timing_seconds;
     qcj_paths paths;              /* [path counters] of the unit under way */
 } qcj_scratch;
 

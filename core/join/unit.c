@@ -28,7 +28,6 @@
  * band placements tested, and pairs of halves tested by the joiner.
  */
 #include <string.h>
-#include <time.h>
 
 #include "colex.h"
 #include "config.h"
@@ -310,14 +309,6 @@ static int make_tops(unit_walk *w, uint32_t s, size_t *at, top_chunk *tops)
                          at, w->cap[0], &w->sc->raw[0], &tops->count, &w->tested);
 }
 
-/* [joins timed] this thread's CPU seconds. */
-static double thread_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* [spread key sample] The bottoms a chunk of tops chooses its set's key
  * on ([set key]) where more of the set's bottoms follow its first join.
  * The bottoms of one set are built split after split (halves.h), and
@@ -422,39 +413,9 @@ static int join_bottoms(unit_walk *w, top_chunk *chunk, size_t nb, int more, uin
         extra = (uint32_t)(mid >> g->key_shift) & ((1u << g->key_bits) - 1u);
     }
     uint64_t found = 0;
-    double t0 = 0;
-    if (sc->time_joins && w->shape.parts > 1) {
-        /* [joins timed] the call's cost beyond its joins (the bottoms laid
-         * out for the joiner, the blocks skipped) first, with none joined,
-         * and left out of join_seconds: the sampler scales that by parts.
-         * [warm layout] Made twice, the second timed: the first reads the
-         * bottoms from memory, the second, like the join after it, from
-         * the caches.  Timed on the first, the layout's time came out too
-         * long, and the joins' too short by as much times the parts: on
-         * one N=28 unit, parts of 16 scaled up took 0.83 of the whole
-         * joins' time a solution (docs/PERFORMANCE.md). */
-        qcj_join_shape none = w->shape;
-        none.part = none.parts;
-        double t = 0, t1 = 0;
-        for (int pass = 0; pass < 2; pass++) {
-            uint64_t no_pairs = 0, no_tested = 0;
-            t = thread_seconds();
-            const int rc = w->joiner->count(&none, tops, &bottoms, extra, &sc->join_work,
-                                            &no_pairs, &no_tested);
-            if (rc != QC_OK)
-                return rc;
-            t1 = thread_seconds();
-            sc->timing_seconds += t1 - t;
-        }
-        t0 = t1 + (t1 - t);
-    } else if (sc->time_joins) {
-        t0 = thread_seconds();
-    }
     const int rc = w->joiner->count(&w->shape, tops, &bottoms, extra, &sc->join_work, &found,
                                     &w->tested);
     w->shape.join++;                                    /* [sampled tiles] */
-    if (sc->time_joins)
-        sc->join_seconds += thread_seconds() - t0;
     *pairs += found;
     return rc;
 }
@@ -711,22 +672,22 @@ int QC_LEVEL(qcj_unit_lists)(const qcj_plan *p, size_t unit, qcj_scratch *sc,
     return rc;
 }
 
-int QC_LEVEL(qcj_unit_sets)(const qcj_plan *p, size_t unit, qcj_scratch *sc, const qcj_side *sides,
-                            qcj_joiner_kind joiner, uint64_t lo, uint64_t hi, uint32_t parts,
-                            uint32_t part, qc_tally *out)
+int QC_LEVEL(qcj_unit_sets)(const qcj_plan *p, size_t unit, qcj_scratch *sc,
+                            const qcj_unit_job *job, qc_tally *out)
 {
     const qcj_geometry *g = &p->geo;
     const qcj_unit_ref ref = qcj_unit_at(p, unit);
-    unit_walk w = {.p = p, .sc = sc, .sides = sides, .q = p->pattern[ref.pattern],
-                   .joiner = qcj_level_joiner(joiner),
-                   .shape = {.key_bits = g->key_bits, .bits = g->and_bits, .parts = parts,
-                             .part = part, .tile_bytes = g->tile_bytes, .paths = &sc->paths}};
+    unit_walk w = {.p = p, .sc = sc, .sides = job->sides, .q = p->pattern[ref.pattern],
+                   .joiner = job->joiner,
+                   .shape = {.key_bits = g->key_bits, .bits = g->and_bits, .samples = job->samples,
+                             .sample = job->sample, .tile_bytes = g->tile_bytes,
+                             .paths = &sc->paths}};
     w.rest = p->block & ~w.q;
     size_t to;
     qcj_unit_splits(p, unit, &w.tops_from, &to);
     w.tops_to = (qcj_splits){.subset = p->splits[0].subset, .count = to};
     sc->paths.part_units += w.tops_from > 0 || to < p->splits[0].count;   /* [path counters] */
-    const int rc = count_keys(&w, lo, hi, qc_stop_flag);
+    const int rc = count_keys(&w, job->lo, job->hi, qc_stop_flag);
     if (rc != QC_OK)
         return rc;
     out->solutions = w.total;
@@ -745,9 +706,9 @@ int QC_LEVEL(qcj_count_unit)(const qcj_plan *p, size_t unit, qcj_scratch *sc,
             *out = listed;
         return rc;
     }
-    uint64_t lo, hi;
-    qcj_unit_keys(p, unit, &lo, &hi);
-    rc = QC_LEVEL(qcj_unit_sets)(p, unit, sc, sides, joiner, lo, hi, 0, 0, &counted);
+    qcj_unit_job job = {.sides = sides, .joiner = qcj_joiner_of(joiner)};
+    qcj_unit_keys(p, unit, &job.lo, &job.hi);
+    rc = QC_LEVEL(qcj_unit_sets)(p, unit, sc, &job, &counted);
     if (qcj_unit_shares_lists(p, unit))
         qcj_shared_release(p->shared, qcj_unit_at(p, unit).pattern, rc == QC_OK);
     if (rc != QC_OK)

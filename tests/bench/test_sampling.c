@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "join/join.h"
+#include "join/probe.h"
 #include "qcount.h"
 #include "sampling.h"
 #include "check.h"

@@ -16,7 +16,7 @@
 
 #include "config.h"
 #include "check.h"
-#include "join/join.h"   /* qcj_count_with: the 64-bit lanes at small N */
+#include "join/settings.h"   /* qcj_count_with: the 64-bit lanes at small N */
 #include "known.h"
 
 static const char *const levels[] = {"portable", "avx2", "avx512", "avx512vbmi", "neon"};

@@ -12,7 +12,8 @@
 #include <string.h>
 
 #include "config.h"
-#include "join/join.h"
+#include "join/join_plan.h"
+#include "join/settings.h"
 #include "join/orbits.h"
 #include "join/unit.h"
 #include "kernel/kernel.h"

@@ -124,22 +124,22 @@ static int agrees(const joiner_here *jh, const join_case *c, int bits, uint64_t 
     return agrees_cut(jh, c, bits, want, want_tested, 0, work);
 }
 
-/* [sampled joins] The parts of a count partition it: over parts 0..P-1
- * the pairs and the pairs tested add up to the whole count's, and part P
- * joins nothing (tile_bytes: [bottom tiles]; join: which join of a unit
+/* [sampled joins] The samples of a count partition it: over samples
+ * 0..S-1 the pairs and the pairs tested add up to the whole count's, and
+ * sample S joins nothing (tile_bytes: [bottom tiles]; join: which join of a unit
  * this is, [sampled tiles]). */
-static int parts_add_up(const joiner_here *jh, const join_case *c, uint64_t want,
-                        uint64_t want_tested, size_t tile_bytes, uint32_t join, qcj_vec *work)
+static int samples_add_up(const joiner_here *jh, const join_case *c, uint64_t want,
+                          uint64_t want_tested, size_t tile_bytes, uint32_t join, qcj_vec *work)
 {
     const qcj_groups tops = {c->toff, c->tops}, bottoms = {c->boff, c->bottoms};
     uint64_t pairs = 0, tested = 0;
-    for (uint32_t part = 0; part <= 5; part++) {
-        const qcj_join_shape shape = {.key_bits = c->key_bits, .bits = c->bits, .parts = 5,
-                                      .part = part, .join = join, .tile_bytes = tile_bytes};
+    for (uint32_t sample = 0; sample <= 5; sample++) {
+        const qcj_join_shape shape = {.key_bits = c->key_bits, .bits = c->bits, .samples = 5,
+                                      .sample = sample, .join = join, .tile_bytes = tile_bytes};
         uint64_t p = 0, t = 0;
         if (jh->j->count(&shape, &tops, &bottoms, c->extra, work, &p, &t) != QC_OK)
             return 0;
-        if (part == 5 && (p != 0 || t != 0))
+        if (sample == 5 && (p != 0 || t != 0))
             return 0;
         pairs += p;
         tested += t;
@@ -243,17 +243,17 @@ static void test_all_disjoint(const joiner_here *jh, qcj_vec *work)
 
 /* [sampled joins] The parts spread items evenly, also where every group
  * has one item: of 4000 groups' item 0, and of 4000 items of one group
- * (a tile of 4000 joins, [sampled tiles]), each of 4 parts takes
+ * (a tile of 4000 joins, [sampled tiles]), each of 4 samples takes
  * 900..1100. */
-static void test_parts_spread(void)
+static void test_samples_spread(void)
 {
     for (int by_item = 0; by_item < 2; by_item++)
-        for (uint32_t part = 0; part < 4; part++) {
-            const qcj_join_shape shape = {.parts = 4, .part = part};
+        for (uint32_t sample = 0; sample < 4; sample++) {
+            const qcj_join_shape shape = {.samples = 4, .sample = sample};
             int taken = 0;
             for (uint32_t x = 0; x < 4000; x++)
                 taken += by_item ? qcj_shape_joins(&shape, 7, x) : qcj_shape_joins(&shape, x, 0);
-            CHECK(taken >= 900 && taken <= 1100, "part %u of 4 takes %d of 4000 %s", part, taken,
+            CHECK(taken >= 900 && taken <= 1100, "sample %u of 4 takes %d of 4000 %s", sample, taken,
                   by_item ? "items" : "groups");
         }
 }
@@ -268,7 +268,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s [ROUNDS, at least 40]\n", argv[0]);
         return 2;
     }
-    test_parts_spread();
+    test_samples_spread();
     joiner_here js[16];
     const int count = joiners_here(js);
     printf("joiners tested:");
@@ -304,7 +304,7 @@ int main(int argc, char **argv)
                           "%s: round %d went on with the stop flag up", js[i].name, round);
         if (round % 5 == 0)
             for (int i = 0; i < count; i++)
-                CHECK(parts_add_up(&js[i], &c, want, tested,
+                CHECK(samples_add_up(&js[i], &c, want, tested,
                                    round % 10 ? 0 : tiles[round / 10 % 4], (uint32_t)round,
                                    &work),
                       "%s: round %d in parts", js[i].name, round);

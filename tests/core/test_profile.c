@@ -6,7 +6,7 @@
  * ISA level this CPU has, each total against the published one; each
  * unit's tally at every level against the portable level's (the units
  * are the same), and at the portable level against the AND loop's
- * (qc_plan_recount_unit); and the plans' path counters (join.h,
+ * (qc_plan_recount_unit); and the plans' path counters (settings.h,
  * [path counters]) show that the paths that cut a record unit's work
  * into pieces ran: chunks of tops and of bottoms, tiles, paired blocks
  * (the avx512vbmi level), set parts, the tops grouped in place, the
@@ -25,7 +25,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "join/join.h"
+#include "config.h"
+#include "join/settings.h"
 #include "known.h"
 
 static qc_plan *plan_of(int n, int profile)
