@@ -174,8 +174,15 @@ grep -q "^qcount: stopped by SIGTERM: [0-9]* of 2343 work units are saved" "$run
     || bad "no stop line at the time limit (state $st): $(cat "$run/part-1.err")"
 # requeued held, given time, released: it resumes from its ledger
 scontrol requeuehold "$job" && scontrol update JobId="$job" TimeLimit=10:00 StartTime=now \
-    && scontrol release "$job" && ok || bad "requeue of $job"
-appears "$run/part-1.out" && done_job "$job" 30 || bad "the requeued part: not run again ($(scontrol show job "$job" | grep -o 'JobState=[A-Z_]*\|Restarts=[0-9]*\|Reason=[^ ]*' | tr '\n' ' '))"
+    && scontrol show job "$job" | grep -q 'TimeLimit=00:10:00' \
+    && scontrol release "$job" && ok || bad "requeue of $job: $(scontrol show job "$job" | grep -o 'JobState=[A-Z_]*\|TimeLimit=[^ ]*')"
+# job_log ID: what Slurm said of job ID, for a failure's message
+job_log() {
+    scontrol show job "$1" | grep -o 'JobState=[A-Z_]*\|Restarts=[0-9]*\|Reason=[^ ]*\|TimeLimit=[^ ]*\|RunTime=[^ ]*\|ExitCode=[^ ]*' | tr '\n' ' '
+    grep -h "JobId=$1[ _]\|job $1[ _]\|JobId=$1\$" "$tmp/slurm/slurmctld.log" "$tmp/slurm/slurmd.log" 2>/dev/null | tail -n 12
+    [ ! -s "$run/.part-1.stderr" ] || { echo "qcount's stderr left behind:"; cat "$run/.part-1.stderr"; }
+}
+appears "$run/part-1.out" && done_job "$job" 30 || bad "the requeued part: not run again ($(job_log "$job"))"
 # with the other run's part 2, which is the same part of the same count
 got=$("$qcount" merge "$run/qcount-20.part-1-of-2.ledger" "$cancelled/qcount-20.part-2-of-2.ledger" 2>"$tmp/err")
 [ "$got" = "$want" ] && ok || bad "stopped at the limit, requeued: merged '$got', want $want ($(cat "$tmp/err"; cat "$run"/part-*.err))"
