@@ -38,7 +38,7 @@
  * bands and counting its sets (probe.h, [probe]).  The listing is charged
  * as a whole run charges it: to a unit that lists its own bands wholly, to
  * a slice of k sharing its pattern's lists 1/k of it, to a slice whose
- * pattern's parts' units list them (and are sampled with their own cost)
+ * pattern's pieces' units list them (and are sampled with their own cost)
  * nothing; from N=26 ([own lists]) a unit lists its bands set by set,
  * in its sets' time.  The working memory is kept from unit to unit, as in
  * a run.

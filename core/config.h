@@ -51,34 +51,34 @@
  * from its board size to the next row's, each measured at its knob below.
  * A board takes its own row unless told to take another's (qcount.h,
  * qc_plan_options; join/profile.c scales it to the board).  Columns:
- *   less     unit block width m = N - less (qcj_unit_cols)
+ *   less     centre width m = N - less (qcj_unit_cols)
  *   target   the units the plan aims at ("Units the plan aims at" below)
- *   planes   [transposed lists] the halves test their pairs by planes
+ *   transposed  [transposed lists] the halves test their pairs transposed
  *   fresh    [fresh scratch] and [memory budget]
  *   large    [large plans]: bands listed in place and pruned, no empty
  *            units, and the ANDed rest up to 64 bits wide (qcj_key_bits)
  *   own      [own lists]
  *   sets     [set units]
- *   parts    [set parts]: units a column set is cut into
- * Shapes the units (m, target, sets, parts): part of the fingerprint. */
+ *   shares   [set shares]: units a column set is cut into
+ * Shapes the units (m, target, sets, shares): part of the fingerprint. */
 typedef struct qcj_profile {
     const char *name;
     int from_n, less;
     double target;
-    unsigned char planes, fresh, large, own, sets, parts;
+    unsigned char transposed, fresh, large, own, sets, shares;
 } qcj_profile;
 
 static inline const qcj_profile *qcj_profile_of(int n)
 {
     static const qcj_profile rows[] = {
-        /* name        from less target         planes fresh large own sets parts */
+        /* name        from less target    transposed fresh large own sets shares */
         {"small",         1, 10, 4096,             1,    0,    0,   0,  0,   1},
         {"middle",       19,  8, 4096,             1,    0,    0,   0,  0,   1},
         {"budget",       24,  8, 4096,             0,    1,    0,   0,  0,   1},
         {"large",        25,  6, 4096,             0,    1,    1,   0,  0,   1},
         {"own-lists",    26,  6, 4096.0 * 11,      0,    1,    1,   1,  0,   1},
         {"set-units",    27,  4, 4096.0 * 121,     0,    1,    1,   1,  1,   1},
-        {"set-parts",    28,  4, 4096.0 * 1331,    0,    1,    1,   1,  1,   4},
+        {"set-shares",   28,  4, 4096.0 * 1331,    0,    1,    1,   1,  1,   4},
     };
     unsigned i = (unsigned)(sizeof rows / sizeof *rows) - 1;
     while (i > 0 && rows[i].from_n > n)
@@ -86,7 +86,7 @@ static inline const qcj_profile *qcj_profile_of(int n)
     return &rows[i];
 }
 
-/* Unit block width m: the central columns a unit's pattern fixes (same
+/* Centre width m: the central columns M a unit's pattern fixes (same
  * parity as N; at most 24 - N%2, as the plan lists 2^m patterns).  A larger
  * m gives more units, and fewer columns to each band, so less memory: N-10
  * to N=18, N-8 to N=24; from N=25 the 6- and 7-row bands' lists are a
@@ -94,7 +94,7 @@ static inline const qcj_profile *qcj_profile_of(int n)
  * these: not yet in performance-log.md; the peaks they give:
  * (performance-log.md, "2026-11-25 — record sizes in bounded memory: N=26
  * to 28").  Part of the plan's fingerprint. */
-static inline int qcj_block_width(int n, int less)
+static inline int qcj_centre_width(int n, int less)
 {
     int m = n - less;
     if (m > 24 - n % 2)
@@ -104,7 +104,7 @@ static inline int qcj_block_width(int n, int less)
 
 static inline int qcj_unit_cols(int n)
 {
-    return qcj_block_width(n, qcj_profile_of(n)->less);
+    return qcj_centre_width(n, qcj_profile_of(n)->less);
 }
 
 /* Group key bits k (part of the fingerprint): more bits test fewer pairs
@@ -180,10 +180,10 @@ static inline int qcj_key_bits(int n)
  * all under 12 minutes.  Part of the fingerprint.  (performance-log.md,
  * "2026-11-26 — one unit per column set from N=27; the record plan again") */
 
-/* [set parts] From N=28 (`parts`) each column set's unit is cut into
- * `parts` units, part k joining the k-th share of the set's top splits
+/* [set shares] From N=28 (`shares`) each column set's unit is cut into
+ * `shares` units, share k joining the k-th share of the set's top splits
  * (join/halves.h) with all its bottoms.  A set alone joined for up to 76
- * minutes of a core; in four parts the heaviest took 844-1055 s a part.
+ * minutes of a core; in four shares the heaviest took 844-1055 s a share.
  * Part of the fingerprint.  (performance-log.md, "2026-11-26 — N=28's
  * column sets in four parts; the plan as runs of units") */
 
@@ -193,7 +193,7 @@ static inline int qcj_key_bits(int n)
 #define QCJ_BAND_COST 0.06
 
 /* [shared ahead] How many patterns early the units that list a cut
- * pattern's bands (its first slice, or with [split build] its parts'
+ * pattern's bands (its first slice, or with [split build] its pieces'
  * units) come in the plan (join/join.c).  Not measured apart. */
 #define QCJ_SHARED_AHEAD 1
 
@@ -244,12 +244,12 @@ static inline int qcj_key_bits(int n)
 
 /* [transposed lists] The fewest rows of the band by the middle row for the
  * halves' plain C pair loop to use its transposed lists (join/halves.c),
- * in profiles with `planes`.  Portable: 5% less time at N=18, 10% on part
+ * in profiles with `transposed`.  Portable: 5% less time at N=18, 10% on part
  * of N=23; N=17's 4-row lists 1.02-1.09 times slower; at N=24 a unit's peak
  * 283 MiB against 218.  (performance-log.md, "2026-11-27 — the halves by
  * transposed lists at the portable level; the levels against the
  * reference again") */
-#define QCJ_HALVES_PLANES_FROM_ROWS 5
+#define QCJ_HALVES_TRANSPOSED_FROM_ROWS 5
 
 /* [fits by mask] The longest list the halves' plain C pair loop
  * (join/halves.c) takes into a mask of its fits before storing them.

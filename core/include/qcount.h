@@ -175,8 +175,8 @@ int qc_plan_recount_unit(const qc_plan *plan, size_t unit, qc_tally *out, const 
 /* ---- plan profiles (core/join/profile.c) --------------------------- */
 
 /* [plan profiles] The join engine's plan makes size-dependent choices:
- * how wide a unit's block of central columns is, how bands are listed,
- * whether a column set is a unit of its own or cut in parts, the memory a
+ * how wide a unit's centre of central columns is, how bands are listed,
+ * whether a column set is a unit of its own or cut in shares, the memory a
  * unit aims at, the tiles of its sieve.  Each board size gets one named
  * profile of such choices (core/config.h).  A plan may take another board
  * size's profile, scaled to its own board, so that the paths of the
@@ -201,7 +201,7 @@ int qc_plan_create_with(qc_plan **out, int n, qc_engine_id engine, const qc_plan
 /* The board size whose profile the plan takes: its own n unless another
  * was asked for; 0 for a NULL plan or an engine without profiles. */
 int qc_plan_profile(const qc_plan *plan);
-/* The profile's name ("set-parts", ...; core/config.h); "" for an engine
+/* The profile's name ("set-shares", ...; core/config.h); "" for an engine
  * without profiles or a NULL plan. */
 const char *qc_plan_profile_name(const qc_plan *plan);
 

@@ -2,7 +2,7 @@
 /*
  * bands.c — enumerates the band placements of one side of a join unit
  * (bands.h) and sorts them by the colex rank of their column set, so that
- * the halves of any column set can be joined from them (halves.c).
+ * the halves of any column set can be combined from them (halves.c).
  *
  * A half is not searched row by row (that costs a mispredicted branch or
  * two per queen placed, and the upper rows would be walked again for every
@@ -249,23 +249,23 @@ static int band_build(const qcj_geometry *g, const qcj_rank *r, int r0, int r1, 
     return QC_OK;
 }
 
-#if QCJ_HALVES_BY_PLANES
-/* [transposed lists] b's inner signatures by bit, in b->planes, with
- * plane_words words for every 64 placements: inner bits 0..2n-3, then a
+#if QCJ_HALVES_TRANSPOSED
+/* [transposed lists] b's inner signatures by bit, in b->transposed, with
+ * transposed_words words for every 64 placements: inner bits 0..2n-3, then a
  * word of zeros that a lookup past the last bit finds (halves.c). */
-static int band_planes(const qcj_geometry *g, qcj_band *b, size_t len)
+static int band_transpose(const qcj_geometry *g, qcj_band *b, size_t len)
 {
     const int words = 2 * g->n - 1;
     const size_t chunks = (len + 63) / 64;
-    b->plane_words = words;
-    b->planes = qcj_vec_reserve(&b->mem_planes,
-                                (chunks ? chunks : 1) * (size_t)words * sizeof *b->planes, 0);
-    if (!b->planes)
+    b->transposed_words = words;
+    b->transposed = qcj_vec_reserve(&b->mem_transposed,
+                                (chunks ? chunks : 1) * (size_t)words * sizeof *b->transposed, 0);
+    if (!b->transposed)
         return QC_ENOMEM;
     for (size_t c = 0; c < chunks; c++) {
         /* the chunk's 64 signatures as a 64 by 64 bit matrix, transposed
          * by swapping ever smaller blocks across the diagonal: no branch
-         * on the bits, no read of a plane just written */
+         * on the bits, no read of a word just written */
         uint64_t a[64];
         for (size_t i = 0; i < 64; i++)
             a[i] = 64 * c + i < len ? b->inner[64 * c + i] : 0;
@@ -281,7 +281,7 @@ static int band_planes(const qcj_geometry *g, qcj_band *b, size_t len)
                     a[k + j] ^= t;
                 }
         }
-        uint64_t *pl = b->planes + c * (size_t)words;
+        uint64_t *pl = b->transposed + c * (size_t)words;
         for (int d = 0; d < words - 1; d++)
             pl[d] = a[d];
         pl[words - 1] = 0;
@@ -291,7 +291,7 @@ static int band_planes(const qcj_geometry *g, qcj_band *b, size_t len)
 
 /* [transposed lists] The inner bits of each of b's len placements, 2 *
  * rows bytes a placement (a queen crosses the split on two diagonals at
- * most), padded with the index of the planes' word of zeros. */
+ * most), padded with the index of the transposed word of zeros. */
 static int band_bit_at(const qcj_geometry *g, qcj_band *b, size_t len)
 {
     const int per = 2 * b->rows;
@@ -317,7 +317,7 @@ static int side_band(const qcj_geometry *g, const qcj_rank *r, int bottom, int b
                      uint64_t *placed)
 {
     const int n = g->n, t = qcj_side_cols(g, pattern);
-    const uint32_t side_cols = (qck_full_mask(n) & ~qcj_block(g)) | pattern;
+    const uint32_t side_cols = (qck_full_mask(n) & ~qcj_centre(g)) | pattern;
     /* [squeezed columns] the squeezed bit of each column, over all the
      * side's columns whatever `only` leaves out, so that ranks are the
      * same */
@@ -329,19 +329,19 @@ static int side_band(const qcj_geometry *g, const qcj_rank *r, int bottom, int b
     const int r0 = band ? split : bottom ? g->b0 : 0, r1 = !band ? split : bottom ? n : g->h;
     /* [outside quota] with the large bands alone: below, every placement
      * is listed, and the work reported stays what it was */
-    const uint32_t outside = qck_full_mask(n) & ~qcj_block(g);
+    const uint32_t outside = qck_full_mask(n) & ~qcj_centre(g);
     const int quota = g->bands_pruned ? g->h - __builtin_popcount(pattern) + (bottom && n % 2)
                                         : r1 - r0;
     qcj_band *b = &s->band[band];
-    b->planes = NULL;
+    b->transposed = NULL;
     b->bit_at = NULL;
     int rc = band_build(g, r, r0, r1, allowed, outside, quota, squeezed_of, t, b, tmp, stop,
                         placed);
-#if QCJ_HALVES_BY_PLANES
+#if QCJ_HALVES_TRANSPOSED
     /* [transposed lists] the band by the middle row (the longer lists)
-     * transposed, for the halves' tests by planes */
-    if (rc == QC_OK && g->halves_planes)
-        rc = band == !bottom ? band_planes(g, b, b->offsets[r->binom[t][b->rows]])
+     * transposed, for the halves' tests transposed */
+    if (rc == QC_OK && g->halves_transposed)
+        rc = band == !bottom ? band_transpose(g, b, b->offsets[r->binom[t][b->rows]])
                              : band_bit_at(g, b, b->offsets[r->binom[t][b->rows]]);
 #endif
     return rc;
@@ -371,7 +371,7 @@ void qcj_side_free(qcj_side *s)
         qcj_vec_free(&s->band[i].mem_offsets);
         qcj_vec_free(&s->band[i].mem_inner);
         qcj_vec_free(&s->band[i].mem_border);
-        qcj_vec_free(&s->band[i].mem_planes);
+        qcj_vec_free(&s->band[i].mem_transposed);
         qcj_vec_free(&s->band[i].mem_bit_at);
         memset(&s->band[i], 0, sizeof s->band[i]);
     }

@@ -19,13 +19,13 @@
 #define qcj_side_build_band QC_LEVEL(qcj_side_build_band)
 #define qcj_side_free QC_LEVEL(qcj_side_free)
 
-/* [transposed lists] Whether this level's halves test pairs by planes:
+/* [transposed lists] Whether this level's halves test pairs transposed:
  * the levels whose pair loop is plain C (portable, NEON); the vector
  * loops of AVX2 and AVX-512 were faster (docs/PERFORMANCE.md). */
 #if !defined(__AVX2__) && !defined(__AVX512F__)
-#define QCJ_HALVES_BY_PLANES 1
+#define QCJ_HALVES_TRANSPOSED 1
 #else
-#define QCJ_HALVES_BY_PLANES 0
+#define QCJ_HALVES_TRANSPOSED 0
 #endif
 
 /* The placements of one band (one queen in each of its rows, no two
@@ -37,15 +37,15 @@ typedef struct qcj_band {
     uint64_t *inner;      /* inner_sig of the placement's queens, ORed  */
     uint64_t *border;     /* cell_sig (border signature), ORed          */
     /* [transposed lists] NULL, or the inner signatures by bit: for each
-     * 64 placements from the first, plane_words words, word d with bit i
+     * 64 placements from the first, transposed_words words, word d with bit i
      * set where placement 64c+i has inner bit d, the last word zero */
-    uint64_t *planes;
-    int plane_words;
+    uint64_t *transposed;
+    int transposed_words;
     /* [transposed lists] NULL, or for the other band: 2 * rows bytes a
-     * placement, the inner bits it has, then the index of the planes'
+     * placement, the inner bits it has, then the index of the transposed
      * word of zeros */
     uint8_t *bit_at;
-    qcj_vec mem_offsets, mem_inner, mem_border, mem_planes, mem_bit_at;
+    qcj_vec mem_offsets, mem_inner, mem_border, mem_transposed, mem_bit_at;
 } qcj_band;
 
 /* One side of a unit: the band placements its halves are built from. */
@@ -58,7 +58,7 @@ typedef struct qcj_side {
 /* The squeezed columns t of a side with `pattern` (n-m+|pattern|). */
 static inline int qcj_side_cols(const qcj_geometry *g, uint32_t pattern)
 {
-    return g->n - qcj_block_cols(g) + __builtin_popcount(pattern);
+    return g->n - qcj_centre_cols(g) + __builtin_popcount(pattern);
 }
 
 /* Builds s's bands for the top (bottom = 0) or the bottom half, columns

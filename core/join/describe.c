@@ -4,7 +4,7 @@
  * qc_plan_unit_describe): for each column set the unit counts, and each
  * weight of its middle queen on odd N, one case whose rows say which
  * columns each row's queen may take; where the unit holds only some of a
- * set's top splits ([set parts], halves.h), one case per split, the top's
+ * set's top splits ([set shares], halves.h), one case per split, the top's
  * first band on the split's columns and its second band on the rest.
  *
  * A case stands for what the unit's joins count: tops on exactly the set
@@ -26,7 +26,7 @@
  * bit n-m+j the pattern's j-th column. */
 static uint32_t unsqueeze(const qcj_geometry *g, uint32_t q, uint32_t x)
 {
-    const int outside = g->n - qcj_block_cols(g);
+    const int outside = g->n - qcj_centre_cols(g);
     const uint32_t key_mask = outside >= 32 ? UINT32_MAX : (1u << outside) - 1u;
     uint32_t cols = qcj_colkey_expand(g, x & key_mask);
     uint32_t in_q = outside >= 32 ? 0 : x >> outside;
@@ -56,7 +56,7 @@ static int describe_set(const qcj_plan *p, uint32_t q, uint32_t s, size_t from, 
     uint32_t cols[32];
     int weight[32];
     /* odd N: one case per weight of the middle queen, whatever the joiner */
-    const int passes = qcj_set_passes(s, q, p->block, n, p->flip, 1, cols, weight);
+    const int passes = qcj_set_passes(s, q, p->centre, n, p->flip, 1, cols, weight);
     const int whole = from == 0 && to == p->splits[0].count;
     const uint32_t squeezed = qcj_squeeze(g, q, s);
     qc_unit_case c;

@@ -65,8 +65,8 @@ void qcj_geometry_init(qcj_geometry *g, int n, int unit_cols, int key_bits, int 
     const qcj_profile *profile = qcj_profile_of(n);   /* [plan profiles] n's own */
     g->bands_in_place = g->bands_pruned = profile->large;
     g->own_lists = profile->own;
-    g->halves_planes_fit = g->h - g->band_rows >= QCJ_HALVES_PLANES_FROM_ROWS;
-    g->halves_planes = profile->planes && g->halves_planes_fit;
+    g->halves_transposed_fit = g->h - g->band_rows >= QCJ_HALVES_TRANSPOSED_FROM_ROWS;
+    g->halves_transposed = profile->transposed && g->halves_transposed_fit;
     g->split[0] = g->band_rows;
     g->split[1] = g->b0 + g->h - g->band_rows;
     for (int r = 0; r < n; r++)

@@ -53,8 +53,8 @@ typedef struct qcj_geometry {
     int bands_in_place; /* list bands in two walks, no unsorted copy (bands.c) */
     int bands_pruned; /* list no placement a half cannot use ([outside quota]) */
     int own_lists;    /* [own lists] bands listed set by set, on the set's columns (unit.c) */
-    int halves_planes; /* [transposed lists] the halves test their pairs by planes (bands.c) */
-    int halves_planes_fit; /* ... the bands have the rows for it (QCJ_HALVES_PLANES_FROM_ROWS) */
+    int halves_transposed; /* [transposed lists] the halves test their pairs transposed (bands.c) */
+    int halves_transposed_fit; /* ... the bands have the rows for it (QCJ_HALVES_TRANSPOSED_FROM_ROWS) */
     size_t tile_bytes; /* [bottom tiles] the sieve's tiles (joiner.h; 0: config.h's) */
     size_t halves_cap; /* [halves capped] halves of a side a join holds (0: no cap) */
     size_t memory_budget; /* [memory budget] bytes a unit's band lists and halves aim at (0: none) */
@@ -68,21 +68,21 @@ typedef struct qcj_geometry {
     uint64_t inner_sig[32][32];  /* [row][col]: its diagonals crossing its half's split */
 } qcj_geometry;
 
-/* Fills g for board size n (1..32) with unit block width unit_cols (n's
+/* Fills g for board size n (1..32) with centre width unit_cols (n's
  * parity) and key_bits group-key diagonals; with force_wide the ANDed part
  * takes 64-bit lanes even where 32 bits would do (so that small boards test
  * the path large ones take). */
 void qcj_geometry_init(qcj_geometry *g, int n, int unit_cols, int key_bits, int force_wide);
 
-/* The unit block M as a column mask, and its width m. */
-static inline int qcj_block_cols(const qcj_geometry *g)
+/* The centre M as a column mask, and its width m. */
+static inline int qcj_centre_cols(const qcj_geometry *g)
 {
     return g->unit_hi - g->unit_lo;
 }
 
-static inline uint32_t qcj_block(const qcj_geometry *g)
+static inline uint32_t qcj_centre(const qcj_geometry *g)
 {
-    return qck_full_mask(qcj_block_cols(g)) << g->unit_lo;
+    return qck_full_mask(qcj_centre_cols(g)) << g->unit_lo;
 }
 
 /* The column key: the columns outside M, squeezed together (bits below
@@ -123,9 +123,9 @@ static inline uint32_t qcj_extract(uint32_t x, uint32_t mask)   /* x's bits at m
 
 static inline uint32_t qcj_squeeze(const qcj_geometry *g, uint32_t pattern, uint32_t cols)
 {
-    const uint32_t block = qcj_block(g);
-    return qcj_colkey(g, cols & ~block)
-         | qcj_extract(cols & block, pattern) << (g->n - qcj_block_cols(g));
+    const uint32_t centre = qcj_centre(g);
+    return qcj_colkey(g, cols & ~centre)
+         | qcj_extract(cols & centre, pattern) << (g->n - qcj_centre_cols(g));
 }
 
 #endif

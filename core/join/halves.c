@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * halves.c — joins the halves of one column set from a side's band
+ * halves.c — combines the halves of one column set from a side's band
  * placements (halves.h).
  *
  * The halves on set S are the pairs (first band on X, second band on S\X)
@@ -35,10 +35,10 @@
  *                      list a chunk at a time, and every entry of the
  *                      other list gets it too, so one AND tests both
  *                      conditions;
- *   [tested by planes] where the pair loop would be plain C (portable,
+ *   [tested transposed] where the pair loop would be plain C (portable,
  *                      NEON), the band with the longer lists is kept
  *                      transposed (bands.h) and 64 pairs are tested by
- *                      ORing one plane for each inner bit of the other
+ *                      ORing one transposed word for each inner bit of the other
  *                      band's placement: at N=18 the pairs fit 12% of the
  *                      time, and the loop below costs ten instructions a
  *                      pair, fit or not;
@@ -340,29 +340,29 @@ static inline __attribute__((always_inline)) size_t pairs_held(const int nv, uin
 }
 #endif
 
-#if QCJ_HALVES_BY_PLANES
-/* [tested by planes] The halves of the n placements from `lo` of the
+#if QCJ_HALVES_TRANSPOSED
+/* [tested transposed] The halves of the n placements from `lo` of the
  * band pb, whose lists are transposed (bands.h), with the no placements
  * of the other band's list (their bit_at and border signatures), written
  * at o; returns how many.  For each 64 placements of pb that the list
- * touches, each placement of the other list ORs the planes of its `bits`
+ * touches, each placement of the other list ORs the transposed words of its `bits`
  * inner bits (a queen crosses the split on two diagonals at most; past
- * its last bit, the plane of zeros): the placements of pb it clashes
+ * its last bit, the word of zeros): the placements of pb it clashes
  * with, 64 pairs tested in `bits` lookups.  Its fits among the live ones
  * (those that spare the middle queen) are stored four at a time without a
  * branch, the spare stores at the next free place, then one at a time:
  * at N=18, 2.8 fits on average.  o has room for n*no entries and one. */
-static inline __attribute__((always_inline)) size_t pairs_planes(const int bits,
+static inline __attribute__((always_inline)) size_t pairs_transposed(const int bits,
                                                                  const qcj_band *pb, uint32_t lo,
                                                                  uint32_t n, const uint8_t *bit_at,
                                                                  const uint64_t *bo_o, uint32_t no,
                                                                  uint64_t avoid, uint64_t mark,
                                                                  uint64_t *o)
 {
-    const int words = pb->plane_words;
+    const int words = pb->transposed_words;
     size_t len = 0;
     for (uint32_t c = lo / 64; c <= (lo + n - 1) / 64; c++) {
-        const uint64_t *pl = pb->planes + (size_t)c * (size_t)words;
+        const uint64_t *pl = pb->transposed + (size_t)c * (size_t)words;
         const uint64_t *bo_p = pb->border + (size_t)c * 64;
         const uint32_t first = c * 64 < lo ? lo - c * 64 : 0;
         const uint32_t end = lo + n - c * 64 < 64 ? lo + n - c * 64 : 64;
@@ -437,18 +437,18 @@ int qcj_halves_of(const qcj_rank *r, const qcj_splits *sp, const qcj_side *s, ui
             if (!o)
                 return QC_ENOMEM;
             pairs += (uint64_t)n0 * n1;
-#if QCJ_HALVES_BY_PLANES
-            /* [tested by planes] the transposed band's list against the
+#if QCJ_HALVES_TRANSPOSED
+            /* [tested transposed] the transposed band's list against the
              * other's, a copy of the loop for each number of lookups */
-            const int p1 = b1->planes != NULL;
+            const int p1 = b1->transposed != NULL;
             const qcj_band *pb = p1 ? b1 : b0, *ob = p1 ? b0 : b1;
-            if (pb->planes && ob->bit_at && ob->rows >= 1 && ob->rows <= 8) {
+            if (pb->transposed && ob->bit_at && ob->rows >= 1 && ob->rows <= 8) {
                 const uint32_t lo_p = p1 ? lo1 : lo0, n_p = p1 ? n1 : n0;
                 const uint32_t lo_o = p1 ? lo0 : lo1, n_o = p1 ? n0 : n1;
                 const uint8_t *bit_at = ob->bit_at + (size_t)lo_o * (size_t)(2 * ob->rows);
 #define PLANES(k)                                                                          \
         case k:                                                                            \
-            len += pairs_planes(k, pb, lo_p, n_p, bit_at, ob->border + lo_o, n_o, avoid,   \
+            len += pairs_transposed(k, pb, lo_p, n_p, bit_at, ob->border + lo_o, n_o, avoid,   \
                                 mark, o + len);                                            \
             break;
                 switch (2 * ob->rows) {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * halves.h — the halves of one column set, joined from a side's band
+ * halves.h — the halves of one column set, combined from a side's band
  * placements (bands.h): every conflict-free way to put one queen in each
  * row of a half using exactly those columns, as border signatures.
  */

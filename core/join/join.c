@@ -62,14 +62,14 @@ static int pattern_counts(const qcj_plan *data, uint32_t q)
 {
     const qcj_geometry *g = &data->geo;
     const int n = g->n, top_free = g->h - __builtin_popcount(q);
-    const uint64_t keys = qcj_binomial(n - qcj_block_cols(g), top_free);
+    const uint64_t keys = qcj_binomial(n - qcj_centre_cols(g), top_free);
     uint32_t key = qcj_colex_at(0, top_free);
     for (uint64_t at = 0; at < keys; at++) {
         const uint32_t s = q | qcj_colkey_expand(g, key);
-        if (n % 2 == 0 && qcj_set_weight(s, q, data->block, n, data->flip))
+        if (n % 2 == 0 && qcj_set_weight(s, q, data->centre, n, data->flip))
             return 1;
         for (uint32_t mids = n % 2 ? qck_full_mask(n) & ~s : 0; mids; mids &= mids - 1)
-            if (qcj_triple_weight(s, __builtin_ctz(mids), data->block, n))
+            if (qcj_triple_weight(s, __builtin_ctz(mids), data->centre, n))
                 return 1;
         if (key)
             key = qcj_colex_next(key);
@@ -82,13 +82,13 @@ static int pattern_counts(const qcj_plan *data, uint32_t q)
 static double pattern_cost(const qcj_plan *data, uint32_t q)
 {
     const qcj_geometry *g = &data->geo;
-    const int n = g->n, m = qcj_block_cols(g), h = g->h;
+    const int n = g->n, m = qcj_centre_cols(g), h = g->h;
     const int in_top = __builtin_popcount(q);
     if (in_top > h || h - in_top > n - m)
         return 0;
-    if (!qcj_pattern_canonical(q, data->block, n, data->flip))
+    if (!qcj_pattern_canonical(q, data->centre, n, data->flip))
         return 0;
-    const uint32_t rest = data->block & ~q;
+    const uint32_t rest = data->centre & ~q;
     double tops = (double)qcj_binomial(n - m, h - in_top), cost = 0;
     if (!(n & 1))   /* even: the bottom takes all of M\q */
         return tops * (double)qcj_binomial(n - m, h - __builtin_popcount(rest));
@@ -127,7 +127,7 @@ static void plan_free(qcj_plan *data)
 static int list_patterns(qcj_plan *data, double **cost)
 {
     const qcj_geometry *g = &data->geo;
-    const int m = qcj_block_cols(g);
+    const int m = qcj_centre_cols(g);
     const size_t candidates = (size_t)1 << m;
     uint64_t *held = calloc((candidates + 63) / 64, sizeof *held);
     if (!held)
@@ -170,16 +170,16 @@ static int list_patterns(qcj_plan *data, double **cost)
 /* [even slices] How many units pattern i's column sets are cut into: as
  * many as keep each under 1/unit_target (qcj_unit_target) of the board's estimated
  * cost, and no more than it has column keys (sets outside M); [set units]
- * one per column key where the plan asks for it, [set parts] times the
- * plan's set_parts. */
+ * one per column key where the plan asks for it, [set shares] times the
+ * plan's set_shares. */
 static uint32_t slices_of(const qcj_plan *data, size_t i, double cost, double cap, int set_units)
 {
     const qcj_geometry *g = &data->geo;
-    const int n = g->n, m = qcj_block_cols(g);
+    const int n = g->n, m = qcj_centre_cols(g);
     const double keys = (double)qcj_binomial(n - m, g->h - __builtin_popcount(data->pattern[i]));
     const double want = cost / cap;
     if (set_units)
-        return (keys < 1 ? 1 : (uint32_t)keys) * data->set_parts;
+        return (keys < 1 ? 1 : (uint32_t)keys) * data->set_shares;
     if (!(want < keys))                     /* as many as it has keys */
         return keys < 1 ? 1 : (uint32_t)keys;
     double k = (double)(uint64_t)want;
@@ -188,14 +188,14 @@ static uint32_t slices_of(const qcj_plan *data, size_t i, double cost, double ca
     return k < 1 ? 1 : (uint32_t)k;
 }
 
-/* [split build] How long listing part j of pattern i's band lists takes,
+/* [split build] How long listing piece j of pattern i's band lists takes,
  * relative: the rank table of its band, C(t, rows), t the side's columns
  * (it tracks the band's placements: 1808 against 19688 for sides of 10
  * and 16 columns at N=16, tables 210 and 1820). */
 static double part_weight(const qcj_plan *data, uint32_t i, int j)
 {
     const qcj_geometry *g = &data->geo;
-    const uint32_t side = j >> 1 ? data->block & ~data->pattern[i] : data->pattern[i];
+    const uint32_t side = j >> 1 ? data->centre & ~data->pattern[i] : data->pattern[i];
     const int lo = j >> 1 ? (j & 1 ? g->split[1] : g->b0) : (j & 1 ? g->split[0] : 0);
     const int hi = j >> 1 ? (j & 1 ? g->n : g->split[1]) : (j & 1 ? g->h : g->split[0]);
     return (double)qcj_binomial(qcj_side_cols(g, side), hi - lo);
@@ -204,7 +204,7 @@ static double part_weight(const qcj_plan *data, uint32_t i, int j)
 static double pattern_weight(const qcj_plan *data, uint32_t i)
 {
     double w = 0;
-    for (int j = 0; j < QCJ_SHARED_PARTS; j++)
+    for (int j = 0; j < QCJ_SHARED_PIECES; j++)
         w += part_weight(data, i, j);
     return w;
 }
@@ -212,7 +212,7 @@ static double pattern_weight(const qcj_plan *data, uint32_t i)
 /* [unit runs] The estimated cost of unit ref, as the plan lays it out
  * (lay_out): a whole pattern's with the listing of its bands; a cut
  * pattern's slices share its cost, the one listing its lists (its first
- * slice, or with [split build] each part's unit, by the part's weight
+ * slice, or with [split build] each piece's unit, by the piece's weight
  * against the mean cut pattern's) adding that listing; none for a unit
  * that counts no set ([no empty units]). */
 static double unit_cost_of(const qcj_plan *data, qcj_unit_ref ref)
@@ -224,7 +224,7 @@ static double unit_cost_of(const qcj_plan *data, qcj_unit_ref ref)
         return data->band * part_weight(data, i, (int)(ref.slice - k)) / data->list_mean;
     if (k == 1)
         return data->cost[i] + data->band;
-    if (ref.slice == 0 && !data->list_parts)
+    if (ref.slice == 0 && !data->list_pieces)
         return data->cost[i] / k + data->band;
     return data->cost[i] / k;
 }
@@ -240,13 +240,13 @@ static void put_run(qcj_plan *data, uint32_t i, uint32_t slice, uint32_t count)
 }
 
 /* The units that list cut pattern i's band lists: with `split` its
- * QCJ_SHARED_PARTS parts' units ([split build]: slices number the
- * counting units, the parts follow); else its first slice, which lists
+ * QCJ_SHARED_PIECES pieces' units ([split build]: slices number the
+ * counting units, the pieces follow); else its first slice, which lists
  * them all. */
 static void put_lists(qcj_plan *data, uint32_t i, int split)
 {
     if (split)
-        put_run(data, i, data->slices[i], QCJ_SHARED_PARTS);
+        put_run(data, i, data->slices[i], QCJ_SHARED_PIECES);
     else
         put_run(data, i, 0, 1);
 }
@@ -258,7 +258,7 @@ static void put_lists(qcj_plan *data, uint32_t i, int split)
  * units listing a pattern's band lists come QCJ_SHARED_AHEAD patterns
  * early: they are done by the time its slices start, so no thread waits
  * for the lists, and none comes last.  With `split`, the cut patterns
- * whose lists take longest come first (their costly parts early, and the
+ * whose lists take longest come first (their costly pieces early, and the
  * shared buffers grown once, at the start).  cut_of: room for the cut
  * patterns. */
 static void lay_out(qcj_plan *data, int split, unit_order *cut_of)
@@ -304,7 +304,7 @@ static int order_units(qcj_plan *data, double unit_target, int set_units, uint64
     /* [band cost] listing a pattern's bands costs about the same whatever
      * the pattern: some 3-9% of the mean pattern's estimate.  [split
      * build] Where that passes a slice's cost (under 246 patterns: N <= 18),
-     * the lists are listed in parts, a unit each. */
+     * the lists are listed in pieces, a unit each. */
     data->band = QCJ_BAND_COST * total / (double)(data->patterns ? data->patterns : 1);
     const int split = !set_units && data->band > total / unit_target;
     for (size_t i = 0; i < data->patterns; i++) {
@@ -314,8 +314,8 @@ static int order_units(qcj_plan *data, double unit_target, int set_units, uint64
     unit_order *cut_of = malloc((cut + 1) * sizeof *cut_of);
     data->run = malloc((2 * data->patterns + 1) * sizeof *data->run);   /* two a cut pattern at most */
     data->run_start = malloc((2 * data->patterns + 2) * sizeof *data->run_start);
-    data->shared = qcj_shared_new(data->patterns, data->slices, split ? QCJ_SHARED_PARTS : 0);
-    data->list_parts = split ? QCJ_SHARED_PARTS : 0;
+    data->shared = qcj_shared_new(data->patterns, data->slices, split ? QCJ_SHARED_PIECES : 0);
+    data->list_pieces = split ? QCJ_SHARED_PIECES : 0;
     if (!cut_of || !data->run || !data->run_start || !data->shared) {
         free(cut_of);
         return QC_ENOMEM;
@@ -327,7 +327,7 @@ static int order_units(qcj_plan *data, double unit_target, int set_units, uint64
         h = qc_fingerprint_mix(h, (uint64_t)data->profile << 32 | 0x70726f66u);
     h = qc_fingerprint_mix(h, (uint64_t)g->n);
     h = qc_fingerprint_mix(h, (uint64_t)g->wide << 48 | (uint64_t)g->h << 32
-                              | (uint64_t)qcj_block_cols(g) << 16 | (uint64_t)g->key_bits);
+                              | (uint64_t)qcj_centre_cols(g) << 16 | (uint64_t)g->key_bits);
     for (size_t r = 0; r < data->runs; r++) {
         const uint32_t i = data->run[r].pattern, k = data->slices[i];
         for (size_t u = data->run_start[r]; u < data->run_start[r + 1]; u++) {
@@ -351,7 +351,7 @@ static int join_build_with(qc_plan *plan, const qcj_settings *s)
     qcj_geometry *g = &data->geo;
     qcj_geometry_init(g, n, s->unit_cols, s->key_bits, s->force_wide);
     g->bands_in_place = g->bands_pruned = s->large_bands;
-    g->halves_planes = s->halves_planes && g->halves_planes_fit;
+    g->halves_transposed = s->halves_transposed && g->halves_transposed_fit;
     g->own_lists = s->own_lists;
     g->tile_bytes = s->tile_bytes;
     g->halves_cap = s->halves_cap;
@@ -359,11 +359,11 @@ static int join_build_with(qc_plan *plan, const qcj_settings *s)
     g->set_key_from = s->set_key_from;
     g->key_splits = s->key_splits;
     g->sort_coarse_from = s->sort_coarse_from;
-    data->set_parts = s->set_units && s->set_parts > 1 ? s->set_parts : 1;
+    data->set_shares = s->set_units && s->set_shares > 1 ? s->set_shares : 1;
     data->skip_empty = s->skip_empty;
     data->profile = s->profile ? s->profile : n;
     data->joiner = s->joiner;
-    data->block = qcj_block(g);
+    data->centre = qcj_centre(g);
     data->flip = n % 2 == 0;
     qcj_rank_init(&data->rank);
     uint64_t fp = 0;

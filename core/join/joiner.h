@@ -63,7 +63,7 @@ typedef struct qcj_paths {
     uint64_t bottom_chunks;   /* ... joins of bottoms the cap cut off */
     uint64_t tiled_joins;     /* [bottom tiles] joins whose bottoms were cut in tiles */
     uint64_t paired_sweeps;   /* [paired blocks] sweeps of two top blocks at once */
-    uint64_t part_units;      /* [set parts] units holding a share of their sets' tops */
+    uint64_t share_units;      /* [set shares] units holding a share of their sets' tops */
     uint64_t in_place;        /* [grouped in place] chunks of tops grouped in place */
     uint64_t coarse;          /* [sort by halves of the key] groupings in two passes */
     uint64_t set_keys;        /* [set key] chunks of tops with their set's own key */

@@ -9,7 +9,7 @@
  * top-bottom flip swaps the halves (both have N/2 rows), so A(S) = A(~S)
  * too.  The total is the sum over orbits of (orbit size) * A(any member):
  * the engine counts one member per orbit, the smallest in the order
- * (pattern, S) where the pattern is S's part inside the unit block M.  M is
+ * (pattern, S) where the pattern is S's part inside the centre M.  M is
  * mirror-symmetric, so every image's pattern is the image of S's pattern:
  * a unit whose pattern is not the smallest of its images holds no counted
  * set (qcj_pattern_canonical), and inside a unit only images with the same

@@ -12,7 +12,7 @@
 /* The columns of set s reflected left-right on an n-board. */
 uint32_t qcj_mirror(uint32_t s, int n);
 
-/* Whether pattern q (a subset of the mirror-symmetric column block m) is
+/* Whether pattern q (a subset of the mirror-symmetric centre M) is
  * the smallest of its images under mirror and, when flip is set, under
  * complement within m (the top-bottom flip of an even board). */
 int qcj_pattern_canonical(uint32_t q, uint32_t m, int n, int flip);

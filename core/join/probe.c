@@ -76,7 +76,7 @@ int qcj_probe_start(const qc_plan *plan, size_t unit, qcj_probe *pr)
         return QC_EINVAL;
     const qcj_unit_ref ref = qcj_unit_at(data, unit);
     const uint32_t slices = data->slices[ref.pattern];
-    pr->list_share = slices == 1 || data->geo.own_lists ? 1 : data->list_parts ? 0 : 1.0 / slices;
+    pr->list_share = slices == 1 || data->geo.own_lists ? 1 : data->list_pieces ? 0 : 1.0 / slices;
     uint64_t lo, hi;
     qcj_unit_keys(data, unit, &lo, &hi);
     pr->key0 = lo;

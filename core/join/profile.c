@@ -13,7 +13,7 @@
  * diagonals it takes on board P, with the ANDed rest as wide as there
  * (64-bit lanes from P=25), and the halves are grouped in two passes from
  * QCJ_SORT_COARSE_BITS + 1 key bits where board P groups them so.  The
- * modes (how bands are listed, units per set, set parts, fresh scratch)
+ * modes (how bands are listed, units per set, set shares, fresh scratch)
  * are P's.  The counts are the same; tests/core/test_profile.c reads the
  * plan's path counters (settings.h) to show the chunked paths do run.
  */
@@ -45,12 +45,12 @@ qcj_settings qcj_settings_for(int n, int profile)
         .key_bits = qcj_key_bits(p),
         .unit_target = row->target,
         .joiner = QCJ_JOIN_TABLES,
-        .halves_planes = row->planes,
+        .halves_transposed = row->transposed,
         .large_bands = row->large,
         .skip_empty = row->large,
         .own_lists = row->own,
         .set_units = row->sets,
-        .set_parts = row->parts,
+        .set_shares = row->shares,
         .halves_cap = QCJ_HALVES_CAP,
         .fresh_scratch = row->fresh,
         .memory_budget = row->fresh ? QCJ_UNIT_MEMORY_BUDGET : 0,
@@ -61,7 +61,7 @@ qcj_settings qcj_settings_for(int n, int profile)
     };
     if (p == n)
         return s;
-    s.unit_cols = qcj_block_width(n, row->less);   /* [scaled profile] P's rule, N's size */
+    s.unit_cols = qcj_centre_width(n, row->less);   /* [scaled profile] P's rule, N's size */
     const int wide = slots_of(p) - s.key_bits > 32;
     int k = (s.key_bits * slots_of(n) + slots_of(p) / 2) / slots_of(p);
     if (k < 1)

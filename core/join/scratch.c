@@ -104,7 +104,7 @@ static size_t held(qcj_scratch *s)
         for (int b = 0; b < 2; b++) {
             const qcj_band *bd = &s->side[side].band[b];
             bytes += bd->mem_offsets.bytes + bd->mem_inner.bytes + bd->mem_border.bytes
-                   + bd->mem_planes.bytes + bd->mem_bit_at.bytes;
+                   + bd->mem_transposed.bytes + bd->mem_bit_at.bytes;
         }
     qcj_vec *vecs[SCRATCH_VECS];
     for (size_t i = 0, n = scratch_vecs(s, vecs); i < n; i++)

@@ -14,7 +14,7 @@
 #include "qcount.h"
 
 /* The settings of a join plan other than the default one's (config.h),
- * for the tests: unit block width of n's parity, key bits, force_wide
+ * for the tests: centre width of n's parity, key bits, force_wide
  * (geometry.h), the units aimed at (qcj_unit_target; 1 cuts no pattern),
  * the joiner, and how bands are listed. */
 typedef struct qcj_settings {
@@ -22,12 +22,12 @@ typedef struct qcj_settings {
     int unit_cols, key_bits, force_wide;
     double unit_target;
     qcj_joiner_kind joiner;
-    int halves_planes;    /* [transposed lists] (bands.c), where the bands allow it */
+    int halves_transposed;    /* [transposed lists] (bands.c), where the bands allow it */
     int large_bands;      /* [large plans]: bands listed in place and pruned (bands.c) */
     int skip_empty;       /* [no empty units] (join.c): as in the profiles with large bands */
     int own_lists;        /* [own lists] (unit.c) */
     int set_units;        /* [set units] one unit per column set */
-    uint32_t set_parts;   /* [set parts] (join.c); 1 cuts no set */
+    uint32_t set_shares;   /* [set shares] (join.c); 1 cuts no set */
     size_t halves_cap;   /* [halves capped] (unit.c): QCJ_HALVES_CAP; 0 none */
     int fresh_scratch;    /* [fresh scratch] (scratch.h) */
     size_t memory_budget; /* [memory budget] (unit.c): QCJ_UNIT_MEMORY_BUDGET with fresh

@@ -6,12 +6,12 @@
  * that threads and ranks get even work), each slice needs the same band
  * lists.  Listing them once per slice would add its cost (5-9% of a
  * pattern's work at N=16..18) as many times as there are slices, so the
- * plan keeps them here.  [split build] The lists are listed in parts (one
+ * plan keeps them here.  [split build] The lists are listed in pieces (one
  * band each), each by a unit of its own that the plan puts ahead of the
  * pattern's slices (join/join.c): several threads list one pattern's
  * bands at once, and no unit is much longer than a slice.  A slice that
- * finds a part not listed (its unit not run yet: a stopped, resumed or
- * reordered run) lists it itself, and waits for the parts other units are
+ * finds a piece not listed (its unit not run yet: a stopped, resumed or
+ * reordered run) lists it itself, and waits for the pieces other units are
  * listing.  Once every unit of the pattern has finished, the entry's
  * buffers go to a spare list for the next pattern.  Lists of units still
  * to come are kept while few (QCJ_SHARED_IDLE), else recycled and listed
@@ -31,8 +31,8 @@ enum { MISSING, BUILDING, READY };
 typedef struct entry {
     qcj_shared_sides s;
     size_t index;         /* the pattern whose lists these are         */
-    int state[QCJ_SHARED_PARTS];        /* MISSING, BUILDING (by one unit), READY */
-    uint64_t placed[QCJ_SHARED_PARTS];  /* queens each part's listing placed */
+    int state[QCJ_SHARED_PIECES];        /* MISSING, BUILDING (by one unit), READY */
+    uint64_t placed[QCJ_SHARED_PIECES];  /* queens each piece's listing placed */
     int users;            /* units holding the entry                   */
     uint64_t last_use;    /* for choosing which idle entry to recycle  */
     struct entry *next;
@@ -41,9 +41,9 @@ typedef struct entry {
 struct qcj_shared {
     atomic_flag lock;
     size_t patterns;
-    uint32_t *units;      /* per pattern: its units (slices and parts) */
+    uint32_t *units;      /* per pattern: its units (slices and pieces) */
     uint32_t *left;       /* ... of these, not yet finished in this pass */
-    uint64_t listings;    /* band parts listed since the store was made */
+    uint64_t listings;    /* band pieces listed since the store was made */
     uint64_t evictions;   /* idle entries recycled with units to come   */
     entry *live;          /* entries holding a pattern's lists         */
     entry *spare;         /* recycled entries, buffers kept            */
@@ -63,7 +63,7 @@ static void unlock(qcj_shared *sh)
     atomic_flag_clear_explicit(&sh->lock, memory_order_release);
 }
 
-qcj_shared *qcj_shared_new(size_t patterns, const uint32_t *slices, int parts)
+qcj_shared *qcj_shared_new(size_t patterns, const uint32_t *slices, int pieces)
 {
     qcj_shared *sh = calloc(1, sizeof *sh);
     if (!sh)
@@ -79,7 +79,7 @@ qcj_shared *qcj_shared_new(size_t patterns, const uint32_t *slices, int parts)
         return NULL;
     }
     for (size_t i = 0; i < patterns; i++)
-        sh->units[i] = sh->left[i] = slices[i] + (uint32_t)parts;
+        sh->units[i] = sh->left[i] = slices[i] + (uint32_t)pieces;
     return sh;
 }
 
@@ -181,7 +181,7 @@ static entry *take(qcj_shared *sh, const qcj_geometry *g, size_t index, uint32_t
         e->s.side[0].t = qcj_side_cols(g, q);
         e->s.side[1].pattern = rest;
         e->s.side[1].t = qcj_side_cols(g, rest);
-        for (int j = 0; j < QCJ_SHARED_PARTS; j++)
+        for (int j = 0; j < QCJ_SHARED_PIECES; j++)
             e->state[j] = MISSING;
         e->users = 0;
         e->next = sh->live;
@@ -193,44 +193,44 @@ static entry *take(qcj_shared *sh, const qcj_geometry *g, size_t index, uint32_t
     return e;
 }
 
-/* Lists the parts of e named in `parts` (a bit each) that no unit has
+/* Lists the pieces of e named in `pieces` (a bit each) that no unit has
  * listed, and waits for those others are listing, until all are READY.
  * Returns QC_OK, QC_ENOMEM or QC_ESTOP. */
-static int settle(qcj_shared *sh, entry *e, unsigned parts, const qcj_geometry *g,
+static int settle(qcj_shared *sh, entry *e, unsigned pieces, const qcj_geometry *g,
                   const qcj_rank *r, qcj_vec tmp[3], const int *stop)
 {
     for (;;) {
-        int part = -1, ready = 0;
+        int piece = -1, ready = 0;
         lock(sh);
-        for (int j = 0; j < QCJ_SHARED_PARTS; j++) {
-            if (!(parts >> j & 1u))
+        for (int j = 0; j < QCJ_SHARED_PIECES; j++) {
+            if (!(pieces >> j & 1u))
                 continue;
             ready += e->state[j] == READY;
-            if (part < 0 && e->state[j] == MISSING) {
-                part = j;
+            if (piece < 0 && e->state[j] == MISSING) {
+                piece = j;
                 e->state[j] = BUILDING;
             }
         }
         unlock(sh);
-        if (part >= 0) {
-            qcj_side *side = &e->s.side[part >> 1];
+        if (piece >= 0) {
+            qcj_side *side = &e->s.side[piece >> 1];
             uint64_t placed = 0;
-            int rc = qcj_side_build_band_now(g, r, part >> 1, part & 1, side->pattern, side, tmp,
+            int rc = qcj_side_build_band_now(g, r, piece >> 1, piece & 1, side->pattern, side, tmp,
                                              stop, &placed);
             lock(sh);
             sh->listings += rc == QC_OK;
-            e->placed[part] = placed;
-            e->state[part] = rc == QC_OK ? READY : MISSING;   /* MISSING: another lists it */
+            e->placed[piece] = placed;
+            e->state[piece] = rc == QC_OK ? READY : MISSING;   /* MISSING: another lists it */
             unlock(sh);
             if (rc != QC_OK)
                 return rc;
             continue;
         }
-        if (ready == __builtin_popcount(parts))
+        if (ready == __builtin_popcount(pieces))
             return QC_OK;
         if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED))
             return QC_ESTOP;
-        sched_yield();              /* another unit is listing a part */
+        sched_yield();              /* another unit is listing a piece */
     }
 }
 
@@ -241,7 +241,7 @@ int qcj_shared_acquire(qcj_shared *sh, const qcj_geometry *g, const qcj_rank *r,
     entry *e = take(sh, g, index, q, rest);
     if (!e)
         return QC_ENOMEM;
-    int rc = settle(sh, e, (1u << QCJ_SHARED_PARTS) - 1u, g, r, tmp, stop);
+    int rc = settle(sh, e, (1u << QCJ_SHARED_PIECES) - 1u, g, r, tmp, stop);
     if (rc != QC_OK) {
         qcj_shared_release(sh, index, 0);
         return rc;
@@ -250,19 +250,19 @@ int qcj_shared_acquire(qcj_shared *sh, const qcj_geometry *g, const qcj_rank *r,
     return QC_OK;
 }
 
-int qcj_shared_build_part(qcj_shared *sh, const qcj_geometry *g, const qcj_rank *r, size_t index,
-                          int part, uint32_t q, uint32_t rest, qcj_vec tmp[3], const int *stop,
+int qcj_shared_build_piece(qcj_shared *sh, const qcj_geometry *g, const qcj_rank *r, size_t index,
+                          int piece, uint32_t q, uint32_t rest, qcj_vec tmp[3], const int *stop,
                           qc_tally *out)
 {
     if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED))
-        return QC_ESTOP;            /* [stop check] even where the part is listed */
+        return QC_ESTOP;            /* [stop check] even where the piece is listed */
     entry *e = take(sh, g, index, q, rest);
     if (!e)
         return QC_ENOMEM;
-    int rc = settle(sh, e, 1u << part, g, r, tmp, stop);
+    int rc = settle(sh, e, 1u << piece, g, r, tmp, stop);
     if (rc == QC_OK) {
         lock(sh);
-        const uint64_t placed = e->placed[part];
+        const uint64_t placed = e->placed[piece];
         unlock(sh);
         out->solutions = 0;
         out->placements = placed;

@@ -16,10 +16,10 @@
 #include "qcount.h"
 #include "vec.h"
 
-/* [split build] A pattern's band lists are listed in QCJ_SHARED_PARTS
- * parts, each by its own unit where the plan says so: part j is band j&1
+/* [split build] A pattern's band lists are listed in QCJ_SHARED_PIECES
+ * pieces, each by its own unit where the plan says so: piece j is band j&1
  * of side j>>1 (top first and second band, bottom first and second). */
-#define QCJ_SHARED_PARTS 4
+#define QCJ_SHARED_PIECES 4
 
 /* The band lists of one pattern: side[0] the top's (pattern q), side[1]
  * the bottom's (M\q). */
@@ -33,15 +33,15 @@ typedef struct qcj_shared_sides {
 typedef struct qcj_shared qcj_shared;
 
 /* A store for a plan whose patterns are cut into slices[i] counting units
- * each (patterns entries), plus `parts` units listing their lists' parts
- * (QCJ_SHARED_PARTS, or 0 where the first slice to come lists them all);
+ * each (patterns entries), plus `pieces` units listing their lists' pieces
+ * (QCJ_SHARED_PIECES, or 0 where the first slice to come lists them all);
  * NULL when out of memory. */
-qcj_shared *qcj_shared_new(size_t patterns, const uint32_t *slices, int parts);
+qcj_shared *qcj_shared_new(size_t patterns, const uint32_t *slices, int pieces);
 void qcj_shared_free(qcj_shared *sh);
 
 /* The band lists of pattern `index` (top pattern q, bottom rest), for a
- * counting slice: each part not yet listed is listed now with the scratch
- * vectors tmp, parts that other units are listing are waited for (reading
+ * counting slice: each piece not yet listed is listed now with the scratch
+ * vectors tmp, pieces that other units are listing are waited for (reading
  * *stop).  Returns QC_OK and sets *out (valid until qcj_shared_release);
  * QC_ENOMEM, or QC_ESTOP when *stop rose meanwhile (then released). */
 int qcj_shared_acquire(qcj_shared *sh, const qcj_geometry *g, const qcj_rank *r, size_t index,
@@ -58,21 +58,21 @@ void qcj_shared_release(qcj_shared *sh, size_t index, int finished);
  * they are listed again if needed. */
 void qcj_shared_trim(qcj_shared *sh);
 
-/* The band parts listed so far (each of the QCJ_SHARED_PARTS parts of a
+/* The band pieces listed so far (each of the QCJ_SHARED_PIECES pieces of a
  * pattern's lists counts one), for the tests: the work of a pass.  Where
  * `evictions` is not NULL it gets the idle entries recycled so far while
  * units of their pattern were still to come: each may cost a pattern's
- * parts listed again, so that threads running many patterns at once list
- * more than one thread does, by at most QCJ_SHARED_PARTS an eviction. */
+ * pieces listed again, so that threads running many patterns at once list
+ * more than one thread does, by at most QCJ_SHARED_PIECES an eviction. */
 uint64_t qcj_shared_listings(qcj_shared *sh, uint64_t *evictions);
 
-/* [split build] The unit listing part `part` of pattern `index`'s band
+/* [split build] The unit listing piece `piece` of pattern `index`'s band
  * lists (unless another unit has listed it, or is listing it: then this
  * waits), held for the pattern's slices.  On QC_OK *out holds no
- * solutions and the queens the part's listing placed; QC_ENOMEM, QC_ESTOP
+ * solutions and the queens the piece's listing placed; QC_ENOMEM, QC_ESTOP
  * as acquire, *out untouched. */
-int qcj_shared_build_part(qcj_shared *sh, const qcj_geometry *g, const qcj_rank *r, size_t index,
-                          int part, uint32_t q, uint32_t rest, qcj_vec tmp[3], const int *stop,
+int qcj_shared_build_piece(qcj_shared *sh, const qcj_geometry *g, const qcj_rank *r, size_t index,
+                          int piece, uint32_t q, uint32_t rest, qcj_vec tmp[3], const int *stop,
                           qc_tally *out);
 
 #endif

@@ -7,7 +7,7 @@
  *   1. list the placements of the bands the halves are made of: top bands
  *      on the columns outside M and q's, bottom bands outside M and M\q
  *      (bands.c), or take them from the pattern's shared lists (shared.c);
- *      [own lists] from QCJ_OWN_LISTS_FROM_N (config.h), list them for
+ *      [own lists] in the profiles with `own` (config.h), list them for
  *      each set S in step 2 instead, the top's on S's columns alone and
  *      the bottom's on the rest;
  *   2. for each top column set S whose orbit this unit counts (weight > 0,
@@ -261,7 +261,7 @@ typedef struct unit_walk {
     qcj_scratch *sc;
     const qcj_side *sides; /* band lists: [0] the top's, [1] the bottom's */
     uint32_t q, rest;     /* the top's and the bottom's columns inside M */
-    qcj_splits tops_to;   /* [set parts] the top splits up to the unit's last */
+    qcj_splits tops_to;   /* [set shares] the top splits up to the unit's last */
     size_t tops_from;     /*   ... from its first                         */
     const qcj_joiner *joiner;
     qcj_join_shape shape;
@@ -429,7 +429,7 @@ static int set_passes(const unit_walk *w, uint32_t s, uint32_t cols[32], int wei
 {
     const qcj_plan *p = w->p;
     const int merge = w->joiner->merges_passes && w->joiner->middle == QCJ_MIDDLE_CARRIED;
-    return qcj_set_passes(s, w->q, p->block, p->geo.n, p->flip, merge, cols, weight);
+    return qcj_set_passes(s, w->q, p->centre, p->geo.n, p->flip, merge, cols, weight);
 }
 
 /* The pairs of one pass (set_passes: middle columns cols, or none) with
@@ -479,7 +479,7 @@ static int count_pass(unit_walk *w, uint32_t s, uint32_t cols, int last_pass, to
 }
 
 /* Adds the solutions whose top half uses column set s and one of the
- * unit's top splits ([set parts]), times their weights, to w->total
+ * unit's top splits ([set shares]), times their weights, to w->total
  * (set_passes).  [halves capped] Tops past the
  * geometry's halves_cap are taken in chunks, each joined with every pass's
  * bottoms, which are built again for each chunk: memory stays near two
@@ -552,8 +552,8 @@ static void budget_cap(unit_walk *w)
             const size_t len = bd->offsets[ranks];
             size_t bytes = len * (sizeof *bd->inner + sizeof *bd->border)
                          + (ranks + 1) * sizeof *bd->offsets;
-            if (bd->planes)
-                bytes += (len + 63) / 64 * (size_t)bd->plane_words * sizeof *bd->planes;
+            if (bd->transposed)
+                bytes += (len + 63) / 64 * (size_t)bd->transposed_words * sizeof *bd->transposed;
             if (bd->bit_at)
                 bytes += len * 2 * (size_t)bd->rows;
             if (bytes > w->lists[side][b])
@@ -635,7 +635,7 @@ int QC_LEVEL(qcj_unit_lists)(const qcj_plan *p, size_t unit, qcj_scratch *sc,
     const int *stop = qc_stop_flag;
     const qcj_unit_ref ref = qcj_unit_at(p, unit);
     const uint32_t slices = p->slices[ref.pattern];
-    const uint32_t q = p->pattern[ref.pattern], rest = p->block & ~q;
+    const uint32_t q = p->pattern[ref.pattern], rest = p->centre & ~q;
     out->solutions = 0;
     out->placements = 0;
     *sides = NULL;
@@ -643,9 +643,9 @@ int QC_LEVEL(qcj_unit_lists)(const qcj_plan *p, size_t unit, qcj_scratch *sc,
         return QC_ESTOP;                    /* [stop check] even with nothing to list */
     if (!p->counts[ref.pattern])            /* [no empty units]: no set to count */
         return QC_OK;
-    if (ref.slice >= slices)                /* [split build] a part of its band lists */
+    if (ref.slice >= slices)                /* [split build] a piece of its band lists */
         return g->own_lists ? QC_OK         /* [own lists]: nobody reads them */
-                            : qcj_shared_build_part(p->shared, g, &p->rank, ref.pattern,
+                            : qcj_shared_build_piece(p->shared, g, &p->rank, ref.pattern,
                                                     (int)(ref.slice - slices), q, rest,
                                                     sc->band_tmp, stop, out);
     if (qcj_unit_shares_lists(p, unit)) {   /* [even slices] the pattern's shared lists */
@@ -653,7 +653,7 @@ int QC_LEVEL(qcj_unit_lists)(const qcj_plan *p, size_t unit, qcj_scratch *sc,
         int rc = qcj_shared_acquire(p->shared, g, &p->rank, ref.pattern, q, rest, sc->band_tmp, stop,
                                     &shared);
         if (rc == QC_OK)
-            *sides = shared->side;          /* their work: the parts' units */
+            *sides = shared->side;          /* their work: the pieces' units */
         return rc;
     }
     if (g->own_lists) {                     /* [own lists] listed set by set */
@@ -682,11 +682,11 @@ int QC_LEVEL(qcj_unit_sets)(const qcj_plan *p, size_t unit, qcj_scratch *sc,
                    .shape = {.key_bits = g->key_bits, .bits = g->and_bits, .samples = job->samples,
                              .sample = job->sample, .tile_bytes = g->tile_bytes,
                              .paths = &sc->paths}};
-    w.rest = p->block & ~w.q;
+    w.rest = p->centre & ~w.q;
     size_t to;
     qcj_unit_splits(p, unit, &w.tops_from, &to);
     w.tops_to = (qcj_splits){.subset = p->splits[0].subset, .count = to};
-    sc->paths.part_units += w.tops_from > 0 || to < p->splits[0].count;   /* [path counters] */
+    sc->paths.share_units += w.tops_from > 0 || to < p->splits[0].count;   /* [path counters] */
     const int rc = count_keys(&w, job->lo, job->hi, qc_stop_flag);
     if (rc != QC_OK)
         return rc;
@@ -701,7 +701,7 @@ int QC_LEVEL(qcj_count_unit)(const qcj_plan *p, size_t unit, qcj_scratch *sc,
     const qcj_side *sides;
     qc_tally listed, counted = {0, 0};
     int rc = QC_LEVEL(qcj_unit_lists)(p, unit, sc, &sides, &listed);
-    if (rc != QC_OK || !sides) {            /* a part's unit: its listing */
+    if (rc != QC_OK || !sides) {            /* a piece's unit: its listing */
         if (rc == QC_OK)
             *out = listed;
         return rc;

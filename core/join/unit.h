@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * unit.h — counting one unit of the join engine: the solutions whose top
- * half uses the unit's pattern inside the block M.
+ * half uses the unit's pattern inside the centre M.
  */
 #ifndef QCJ_UNIT_H
 #define QCJ_UNIT_H

@@ -148,15 +148,15 @@ static void test_halves(void)
             qcj_geometry_init(&g, n, m, 2, m == 1);
             /* [transposed lists] on half of the boards, which by their
              * size would not use them */
-            g.halves_planes = (n + m / 2) % 2 == 0;
+            g.halves_transposed = (n + m / 2) % 2 == 0;
             qcj_splits sp[2];
             CHECK(qcj_splits_init(&sp[0], g.h, g.band_rows) == QC_OK
                   && qcj_splits_init(&sp[1], g.h, g.h - g.band_rows) == QC_OK, "splits");
             const uint32_t full = (1u << n) - 1u;
-            const uint32_t block = ((1u << m) - 1u) << g.unit_lo;
+            const uint32_t centre = ((1u << m) - 1u) << g.unit_lo;
             for (uint32_t bits = 0; bits < 1u << m; bits++) {
                 const uint32_t pattern = bits << g.unit_lo;
-                const uint32_t allowed = (full & ~block) | pattern;
+                const uint32_t allowed = (full & ~centre) | pattern;
                 for (int bottom = 0; bottom < 2; bottom++) {
                     qcj_side side = {0};
                     qcj_vec tmp[3] = {{0}}, out = {0};

@@ -2,7 +2,7 @@
 /*
  * test_join_plan.c — the join engine as a whole: the symmetry weights
  * against orbits computed by brute force, the engine unit by unit against
- * the halving engine, every split it may choose (unit block widths, key
+ * the halving engine, every split it may choose (centre widths, key
  * bits, 64-bit lanes) and its patterns cut into slices that share band
  * lists ([even slices]), against the published totals.
  * Usage: test_join_plan KNOWN_TSV
@@ -42,16 +42,16 @@ static void test_weights(void)
     for (int n = 2; n <= 14; n += 2)
         for (int m = 0; m <= n; m += 2) {
             int lo = (n - m) / 2, h = n / 2;
-            uint32_t block = (uint32_t)(((1u << m) - 1) << lo);
+            uint32_t centre = (uint32_t)(((1u << m) - 1) << lo);
             uint64_t sum = 0, all = 0;
             for (uint32_t s = 0; s < 1u << n; s++) {
                 if (__builtin_popcount(s) != h)
                     continue;
                 all++;
-                uint32_t q = s & block;
-                if (!qcj_pattern_canonical(q, block, n, 1))
+                uint32_t q = s & centre;
+                if (!qcj_pattern_canonical(q, centre, n, 1))
                     continue;
-                int w = qcj_set_weight(s, q, block, n, 1);
+                int w = qcj_set_weight(s, q, centre, n, 1);
                 if (w) {
                     sum += (uint64_t)w;
                     CHECK(w == orbit_size(s, n, 1), "n=%d s=%x weight %d", n, s, w);
@@ -63,7 +63,7 @@ static void test_weights(void)
     for (int n = 3; n <= 13; n += 2)
         for (int m = 1; m <= n; m += 2) {
             int lo = (n - m) / 2, h = n / 2;
-            uint32_t block = (uint32_t)(((1u << m) - 1) << lo), full = (1u << n) - 1u;
+            uint32_t centre = (uint32_t)(((1u << m) - 1) << lo), full = (1u << n) - 1u;
             uint64_t sum = 0, all = 0;
             for (uint32_t s = 0; s < 1u << n; s++) {
                 if (__builtin_popcount(s) != h)
@@ -72,9 +72,9 @@ static void test_weights(void)
                     if (s >> c & 1u)
                         continue;
                     all++;
-                    if (!qcj_pattern_canonical(s & block, block, n, 0))
+                    if (!qcj_pattern_canonical(s & centre, centre, n, 0))
                         continue;
-                    int w = qcj_triple_weight(s, c, block, n);
+                    int w = qcj_triple_weight(s, c, centre, n);
                     sum += (uint64_t)w;
                     if (w) {   /* brute-force orbit of (s, c) */
                         uint32_t b = full & ~s & ~(1u << c);
@@ -161,7 +161,7 @@ static void test_engine(int n_plan_max)
 }
 
 /* Every split the engine may choose, on boards small enough to count
- * quickly: unit block widths, key bits, the key in the high bits and the
+ * quickly: centre widths, key bits, the key in the high bits and the
  * large bands (both as from N=25), both joiners, and each chunk of tops
  * with its set's own key or the geometry's ([set key]), against the
  * published totals. */
@@ -282,7 +282,7 @@ static void test_set_units(const known_count *known)
             const qcj_geometry *g = &jp->geo;
             uint64_t keys = 0;
             for (size_t i = 0; i < jp->patterns; i++)
-                keys += qcj_binomial(n - qcj_block_cols(g), g->h - __builtin_popcount(jp->pattern[i]));
+                keys += qcj_binomial(n - qcj_centre_cols(g), g->h - __builtin_popcount(jp->pattern[i]));
             size_t several = 0;
             qc_u128 total = 0;
             for (size_t u = 0; u < qc_plan_unit_count(p); u++) {
@@ -293,7 +293,7 @@ static void test_set_units(const known_count *known)
                 CHECK(qc_plan_count_unit(p, u, &t) == QC_OK);
                 total += t.solutions;
             }
-            CHECK(qc_plan_unit_count(p) == keys && jp->list_parts == 0 && several == 0,
+            CHECK(qc_plan_unit_count(p) == keys && jp->list_pieces == 0 && several == 0,
                   "n=%d own %d: %zu units for %llu keys, %zu of more or fewer keys", n, own,
                   qc_plan_unit_count(p), (unsigned long long)keys, several);
             CHECK(total == known[n].total, "n=%d own %d: got %llu, want %llu", n, own,
@@ -343,27 +343,27 @@ static void test_fingerprints_kept(void)
     }
 }
 
-/* [set parts] Every column set cut into three parts by its top splits,
+/* [set shares] Every column set cut into three parts by its top splits,
  * N=10..16, with own lists and with shared ones: three units a column
  * key, each counting that key alone on its third of the splits; the three
  * parts of a set add up to the set's unit in the plan of set units alone,
  * and the parts' plan counts the published totals under another
  * fingerprint. */
-static void test_set_parts(const known_count *known)
+static void test_set_shares(const known_count *known)
 {
     for (int n = 10; n <= 16; n++) {
         qcj_settings s = qcj_settings_of(n), sets = s;
         s.set_units = sets.set_units = 1;
         s.own_lists = n % 2;
-        s.set_parts = 3;
-        sets.set_parts = 1;
+        s.set_shares = 3;
+        sets.set_shares = 1;
         qc_plan *p, *q;
         if (qcj_plan_create_with(&p, n, &s) != QC_OK || qcj_plan_create_with(&q, n, &sets) != QC_OK) {
             CHECK(0, "n=%d: plans not built", n);
             continue;
         }
         const qcj_plan *jp = p->engine_data, *jq = q->engine_data;
-        CHECK(jp->set_parts == 3 && jq->set_parts == 1 && jp->patterns == jq->patterns);
+        CHECK(jp->set_shares == 3 && jq->set_shares == 1 && jp->patterns == jq->patterns);
         CHECK(qc_plan_unit_count(p) == 3 * qc_plan_unit_count(q), "n=%d: %zu units, %zu sets", n,
               qc_plan_unit_count(p), qc_plan_unit_count(q));
         CHECK(qc_plan_fingerprint(p) != qc_plan_fingerprint(q), "n=%d: the fingerprint misses the parts", n);
@@ -408,7 +408,7 @@ static void test_set_parts(const known_count *known)
               "n=%d: %zu units on other keys, %zu with no splits, %zu sets whose parts miss them", n,
               wrong_keys, empty_parts, unequal);
         char got[40], want[40];
-        CHECK(total == known[n].total, "n=%d: %s in set parts, want %s", n, qc_u128_format(total, got),
+        CHECK(total == known[n].total, "n=%d: %s in set shares, want %s", n, qc_u128_format(total, got),
               qc_u128_format(known[n].total, want));
         free(first);
         free(left);
@@ -425,9 +425,9 @@ static int bands_equal(const qcj_band *a, const qcj_band *b, const qcj_rank *r, 
         && memcmp(a->border, b->border, len * sizeof *a->border) == 0;
 }
 
-/* [split build] The band lists listed in parts by the parts' units (and
+/* [split build] The band lists listed in parts by the pieces' units (and
  * those a slice lists itself) are the lists qcj_side_build lists whole,
- * the parts' units report the queens placed, and a part's unit with the
+ * the pieces' units report the queens placed, and a piece's unit with the
  * stop flag up is cut short.  N=16 lists its lists in parts, N=19 not. */
 static void test_split_build(void)
 {
@@ -441,13 +441,13 @@ static void test_split_build(void)
     qcj_side whole[2] = {{0}};
     qcj_vec tmp[3] = {{0}};
     for (size_t i = 0; i < jp->patterns; i++) {
-        const uint32_t q = jp->pattern[i], rest = jp->block & ~q;
+        const uint32_t q = jp->pattern[i], rest = jp->centre & ~q;
         uint64_t placed = 0, parts_placed = 0;
         CHECK(qcj_side_build_portable(g, &jp->rank, 0, q, UINT32_MAX, &whole[0], tmp, NULL, &placed) == QC_OK);
         CHECK(qcj_side_build_portable(g, &jp->rank, 1, rest, UINT32_MAX, &whole[1], tmp, NULL, &placed) == QC_OK);
-        for (int j = 0; j < QCJ_SHARED_PARTS; j += 2) {   /* parts 0, 2 by their units */
+        for (int j = 0; j < QCJ_SHARED_PIECES; j += 2) {   /* parts 0, 2 by their units */
             qc_tally t = {0, 0};
-            CHECK(qcj_shared_build_part(jp->shared, g, &jp->rank, i, j, q, rest, tmp, NULL, &t) == QC_OK);
+            CHECK(qcj_shared_build_piece(jp->shared, g, &jp->rank, i, j, q, rest, tmp, NULL, &t) == QC_OK);
             CHECK(t.solutions == 0 && t.placements > 0);
             parts_placed += t.placements;
         }
@@ -459,21 +459,21 @@ static void test_split_build(void)
                       && bands_equal(&sh->side[s].band[b], &whole[s].band[b], &jp->rank, whole[s].t),
                       "n=16 pattern %zu side %d band %d differs", i, s, b);
         qcj_shared_release(jp->shared, i, 1);
-        for (int j = 1; j < QCJ_SHARED_PARTS; j += 2) {   /* their units, after */
+        for (int j = 1; j < QCJ_SHARED_PIECES; j += 2) {   /* their units, after */
             qc_tally t = {0, 0};
-            CHECK(qcj_shared_build_part(jp->shared, g, &jp->rank, i, j, q, rest, tmp, NULL, &t) == QC_OK);
+            CHECK(qcj_shared_build_piece(jp->shared, g, &jp->rank, i, j, q, rest, tmp, NULL, &t) == QC_OK);
             parts_placed += t.placements;
         }
         CHECK(parts_placed == placed, "n=16 pattern %zu: parts placed %llu, whole %llu", i,
               (unsigned long long)parts_placed, (unsigned long long)placed);
         static const int stop = 1;
         qc_tally t = {0, 0};
-        CHECK(qcj_shared_build_part(jp->shared, g, &jp->rank, i, 0, q, rest, tmp, &stop, &t) == QC_ESTOP);
+        CHECK(qcj_shared_build_piece(jp->shared, g, &jp->rank, i, 0, q, rest, tmp, &stop, &t) == QC_ESTOP);
     }
     size_t parts = 0;
     for (size_t u = 0; u < jp->units; u++)
         parts += qcj_unit_at(jp, u).slice >= jp->slices[qcj_unit_at(jp, u).pattern];
-    CHECK(parts == QCJ_SHARED_PARTS * jp->patterns, "n=16: %zu parts' units", parts);
+    CHECK(parts == QCJ_SHARED_PIECES * jp->patterns, "n=16: %zu pieces' units", parts);
     qcj_side_free_portable(&whole[0]);
     qcj_side_free_portable(&whole[1]);
     for (int k = 0; k < 3; k++)
@@ -548,12 +548,12 @@ static void test_plan_reuse(const known_count *known)
             CHECK(r.placements == work[0], "n=%d qc_run %d on %d threads: work %llu, want %llu", n,
                   run, threads, (unsigned long long)r.placements, (unsigned long long)work[0]);
             CHECK(listed_now >= listed[0] &&
-                      listed_now - listed[0] <= QCJ_SHARED_PARTS * evicted &&
+                      listed_now - listed[0] <= QCJ_SHARED_PIECES * evicted &&
                       (threads > 1 || listed_now == listed[0]),
                   "n=%d qc_run %d on %d threads: %llu listings, want %llu + at most %d x %llu "
                   "evictions",
                   n, run, threads, (unsigned long long)listed_now, (unsigned long long)listed[0],
-                  QCJ_SHARED_PARTS, (unsigned long long)evicted);
+                  QCJ_SHARED_PIECES, (unsigned long long)evicted);
         }
         qc_plan_free(p);
     }
@@ -597,7 +597,7 @@ static void test_recount(void)
 
 /* [in place] Bands listed in two walks (as from N=25) are the bands
  * listed through a copy, with the same queens placed: every pattern of
- * N=9..16 at its plan's block width, both sides. */
+ * N=9..16 at its plan's centre width, both sides. */
 static void test_bands_in_place(void)
 {
     static qcj_rank rk;
@@ -606,7 +606,7 @@ static void test_bands_in_place(void)
     for (int n = 9; n <= 16; n++) {
         qcj_geometry g;
         qcj_geometry_init(&g, n, qcj_unit_cols(n), qcj_key_bits(n), 0);
-        const int m = qcj_block_cols(&g);
+        const int m = qcj_centre_cols(&g);
         size_t differ = 0;
         for (uint32_t bits = 0; bits < 1u << m; bits++) {
             const uint32_t pattern = bits << g.unit_lo;
@@ -877,9 +877,9 @@ static void test_own_lists(const known_count *known)
         qcj_vec tmp[3] = {{0}}, hw = {0}, ho = {0};
         size_t unequal = 0, more = 0, fewer = 0;
         for (size_t i = 0; i < jp->patterns; i++) {
-            const uint32_t q = jp->pattern[i], rest = jp->block & ~q;
+            const uint32_t q = jp->pattern[i], rest = jp->centre & ~q;
             const int top_free = g->h - __builtin_popcount(q);
-            if (top_free < 0 || top_free > g->n - qcj_block_cols(g))
+            if (top_free < 0 || top_free > g->n - qcj_centre_cols(g))
                 continue;
             const uint32_t set = q | qcj_colkey_expand(g, qcj_colex_at(0, top_free));
             for (int bottom = 0; bottom < 2; bottom++) {
@@ -943,7 +943,7 @@ int main(int argc, char **argv)
     test_spread_key(known);
     test_own_lists(known);
     test_set_units(known);
-    test_set_parts(known);
+    test_set_shares(known);
     test_fingerprints_kept();
     test_bands_in_place();
     test_large_bands(known, 15);

@@ -9,7 +9,7 @@
  * (qc_plan_recount_unit); and the plans' path counters (settings.h,
  * [path counters]) show that the paths that cut a record unit's work
  * into pieces ran: chunks of tops and of bottoms, tiles, paired blocks
- * (the avx512vbmi level), set parts, the tops grouped in place, the
+ * (the avx512vbmi level), set shares, the tops grouped in place, the
  * grouping in two passes, the sets' own keys and own lists, as profile P
  * takes them.  A plan under another profile than its board's own has
  * another fingerprint, and its own board's plan the fingerprint it always
@@ -94,10 +94,10 @@ static void check_fingerprints(int n, int p)
 static void print_paths(int p, const char *level, const qcj_paths *c)
 {
     printf("p=%d %s: top_chunks %llu bottom_chunks %llu tiled_joins %llu paired_sweeps %llu "
-           "part_units %llu in_place %llu coarse %llu set_keys %llu spread_keys %llu "
+           "share_units %llu in_place %llu coarse %llu set_keys %llu spread_keys %llu "
            "own_lists %llu\n", p, level, (unsigned long long)c->top_chunks,
            (unsigned long long)c->bottom_chunks, (unsigned long long)c->tiled_joins,
-           (unsigned long long)c->paired_sweeps, (unsigned long long)c->part_units,
+           (unsigned long long)c->paired_sweeps, (unsigned long long)c->share_units,
            (unsigned long long)c->in_place, (unsigned long long)c->coarse,
            (unsigned long long)c->set_keys, (unsigned long long)c->spread_keys,
            (unsigned long long)c->own_lists);
@@ -115,8 +115,8 @@ static void check_paths(int p, const char *level, const qcj_paths *c)
     CHECK(c->tiled_joins > 0, "p=%d at %s: no join in tiles", p, level);
     if (strcmp(level, "avx512vbmi") == 0)
         CHECK(c->paired_sweeps > 0, "p=%d at %s: no paired blocks", p, level);
-    CHECK((c->part_units > 0) == (row->parts > 1), "p=%d at %s: %llu units of set parts", p,
-          level, (unsigned long long)c->part_units);
+    CHECK((c->share_units > 0) == (row->shares > 1), "p=%d at %s: %llu units of set shares", p,
+          level, (unsigned long long)c->share_units);
     CHECK((c->in_place > 0) == (s.memory_budget > 0), "p=%d at %s: %llu grouped in place", p,
           level, (unsigned long long)c->in_place);
     CHECK((c->own_lists > 0) == (row->own != 0), "p=%d at %s: %llu own lists", p, level,
