@@ -229,167 +229,216 @@ static void print_estimate(const char *key, qcs_estimate e, double scale)
     printf("%s %.6g +- %.3g (df %d)\n", key, e.value * scale, e.half_width * scale, e.df);
 }
 
-int main(int argc, char **argv)
+/* The command line. */
+typedef struct sample_options {
+    int n;
+    unsigned long long units_wanted, strata, seed, sets, joins, largest, key_bits, memory_units,
+        profile;
+    int units_given;      /* --units given (else with --unit: no sample) */
+    size_t given[64], given_count;
+} sample_options;
+
+/* Reads argv into *o; 0, or usage()'s status on a bad argument. */
+static int parse_options(int argc, char **argv, sample_options *o)
 {
-    int n = 0;
-    unsigned long long units_wanted = 64, strata = 8, seed = 0, sets = 0, joins = 0, largest = 0;
-    unsigned long long key_bits = 0, memory_units = 0, profile = 0;
-    int seed_given = 0, units_given = 0;
-    size_t given[64], given_count = 0;
-    const char *level = getenv("QCOUNT_ISA");
-    if (level && *level && qc_isa_select(level) != QC_OK) {
-        fprintf(stderr, "qcount_sample: QCOUNT_ISA=%s: unknown here or not on this CPU\n", level);
-        return 2;
-    }
+    *o = (sample_options){.units_wanted = 64, .strata = 8};
+    int seed_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--unit")) {
             char *end;
             errno = 0;
-            if (i + 1 >= argc || given_count == 64)
+            if (i + 1 >= argc || o->given_count == 64)
                 return usage("--unit takes a unit number, at most 64 times");
             const unsigned long long u = strtoull(argv[++i], &end, 10);
             if (errno || *end || end == argv[i] || argv[i][0] == '-')
                 return usage("--unit takes a unit number");
-            given[given_count++] = (size_t)u;
+            o->given[o->given_count++] = (size_t)u;
             continue;
         }
-        unsigned long long *opt = !strcmp(a, "--units") ? &units_wanted
-                                : !strcmp(a, "--strata") ? &strata
-                                : !strcmp(a, "--seed") ? &seed
-                                : !strcmp(a, "--sets") ? &sets
-                                : !strcmp(a, "--joins") ? &joins
-                                : !strcmp(a, "--largest") ? &largest
-                                : !strcmp(a, "--memory-units") ? &memory_units
-                                : !strcmp(a, "--plan") ? &profile
-                                : !strcmp(a, "--key-bits") ? &key_bits : NULL;
+        unsigned long long *opt = !strcmp(a, "--units") ? &o->units_wanted
+                                : !strcmp(a, "--strata") ? &o->strata
+                                : !strcmp(a, "--seed") ? &o->seed
+                                : !strcmp(a, "--sets") ? &o->sets
+                                : !strcmp(a, "--joins") ? &o->joins
+                                : !strcmp(a, "--largest") ? &o->largest
+                                : !strcmp(a, "--memory-units") ? &o->memory_units
+                                : !strcmp(a, "--plan") ? &o->profile
+                                : !strcmp(a, "--key-bits") ? &o->key_bits : NULL;
         if (opt) {
             if (i + 1 >= argc)
                 return usage("a count must follow");
             *opt = count_of(argv[++i]);
-            units_given |= opt == &units_wanted;
-            if (opt == &seed)
+            o->units_given |= opt == &o->units_wanted;
+            if (opt == &o->seed)
                 seed_given = 1;
-            else if (*opt == 0 && opt != &largest)
+            else if (*opt == 0 && opt != &o->largest)
                 return usage("a positive count must follow");
-        } else if (!n) {
+        } else if (!o->n) {
             unsigned long long v = count_of(a);
             if (v < 1 || v > 32)
                 return usage("N must be 1..32");
-            n = (int)v;
+            o->n = (int)v;
         } else {
             return usage("unexpected argument");
         }
     }
-    if (!n)
+    if (!o->n)
         return usage("N is missing");
-    if (strata > 4096 || units_wanted < strata)
+    if (o->strata > 4096 || o->units_wanted < o->strata)
         return usage("--units must be at least --strata, which is at most 4096");
-    if (!seed_given)
-        seed = (unsigned long long)time(NULL) ^ ((unsigned long long)clock() << 32);
-    /* [unit memory] large blocks always mapped, so that freeing them gives
-     * the memory back and the next unit's peak is its own */
-    mallopt(M_MMAP_THRESHOLD, 1 << 20);
-    qc_plan *plan;
-    if (profile > 32)
+    if (o->profile > 32)
         return usage("--plan takes a board size, 1..32");
-    qcj_settings settings = qcj_settings_for(n, (int)profile);   /* [plan profiles] */
-    if (key_bits)
-        settings.key_bits = (int)key_bits;  /* a plan of its own, for tuning */
-    if (key_bits > 18 || qcj_plan_create_with(&plan, n, &settings) != QC_OK)
+    if (o->key_bits > 18)
         return usage("cannot plan this board");
-    const size_t units = qc_plan_unit_count(plan);
-    for (size_t g = 0; g < given_count; g++)
-        if (given[g] >= units)
-            return usage("--unit past the plan's units");
-    if (given_count && !units_given) {      /* the units given, and no sample */
-        printf("n %d units %zu isa %s\n", n, units, qc_isa_name());
-        const int rc = measure_given(plan, given, given_count, sets, joins, seed);
-        qc_plan_free(plan);
-        return rc;
+    if (!seed_given)
+        o->seed = (unsigned long long)time(NULL) ^ ((unsigned long long)clock() << 32);
+    return 0;
+}
+
+/* The sampled units measured, and their estimates printed: time as in a
+ * run, then memory (untimed) of every unit or of --memory-units of them
+ * spread evenly over the sample (which lists its strata in turn).
+ * Returns 0, or 1 when one fails. */
+static int sample_units(const qc_plan *plan, const sample_options *o, const qcs_sample *s,
+                        uint64_t *state)
+{
+    unit_measure *m = calloc(s->count + 1, sizeof *m);
+    double *sol = calloc(s->count + 1, sizeof *sol), *cpu = calloc(s->count + 1, sizeof *cpu);
+    double *mem = calloc(s->count + 1, sizeof *mem);
+    int rc = !m || !sol || !cpu || !mem;
+    const long run_base = status_kib("VmRSS:");
+    reset_peak();
+    for (size_t i = 0; !rc && i < s->count; i++)   /* timed, memory kept as in a run */
+        if (measure_unit(plan, s->unit[i], o->sets, o->joins, state, &m[i]) != QC_OK) {
+            fprintf(stderr, "qcount_sample: unit %zu failed\n", s->unit[i]);
+            rc = 1;
+        }
+    const long run_peak = status_kib("VmHWM:");     /* [run memory] */
+    const size_t mem_count = o->memory_units && o->memory_units < s->count ? (size_t)o->memory_units
+                                                                           : s->count;
+    double mem_max = 0;
+    size_t mem_max_unit = 0;
+    for (size_t r = 0; !rc && r < mem_count; r++) {   /* [unit memory], untimed */
+        const size_t i = r * s->count / mem_count;
+        if (measure_memory(plan, s->unit[i], &m[i]) != QC_OK) {
+            fprintf(stderr, "qcount_sample: unit %zu failed\n", s->unit[i]);
+            rc = 1;
+        }
+        mem[i] = m[i].memory;
+        if (mem[i] > mem_max) {
+            mem_max = mem[i];
+            mem_max_unit = s->unit[i];
+        }
     }
+    for (size_t i = 0; !rc && i < s->count; i++) {
+        sol[i] = m[i].solutions;
+        cpu[i] = m[i].cpu;
+    }
+    if (!rc) {
+        printf("n %d units %zu sampled %zu strata %d seed %llu sets %llu joins %llu isa %s\n", o->n,
+               qc_plan_unit_count(plan), s->count, s->strata, o->seed, o->sets, o->joins,
+               qc_isa_name());
+        print_estimate("solutions", qcs_total(s, sol), 1);
+        print_estimate("cpu_seconds", qcs_total(s, cpu), 1);
+        print_estimate("core_days", qcs_total(s, cpu), 1.0 / 86400);
+        print_estimate("ns_per_solution", qcs_ratio(s, cpu, sol), 1e9);
+        print_estimate("unit_cpu_seconds_mean", qcs_mean(s, cpu), 1);
+        if (mem_count == s->count)
+            print_estimate("unit_memory_mib_mean", qcs_mean(s, mem), 1);
+        printf("unit_memory_mib_max %.1f unit %zu of %zu measured\n", mem_max, mem_max_unit,
+               mem_count);
+        printf("run_memory_mib %.1f\n",
+               run_peak > run_base && run_base > 0 ? (double)(run_peak - run_base) / 1024.0 : 0);
+    }
+    free(m);
+    free(sol);
+    free(cpu);
+    free(mem);
+    return rc;
+}
+
+/* --largest: the units of largest estimated cost (cost[], spent: set to
+ * -1 as each is taken), measured.  Returns 0, or 1 when one fails. */
+static int measure_largest(const qc_plan *plan, const sample_options *o, double *cost,
+                           uint64_t *state)
+{
+    const size_t units = qc_plan_unit_count(plan);
+    for (size_t r = 0; r < o->largest && r < units; r++) {
+        size_t best = 0;
+        for (size_t u = 1; u < units; u++)
+            if (cost[u] > cost[best])
+                best = u;
+        unit_measure lm;
+        if (measure_unit(plan, best, o->sets, o->joins, state, &lm) != QC_OK
+            || measure_memory(plan, best, &lm) != QC_OK)
+            return 1;
+        printf("largest_unit %zu cpu_seconds %.4g memory_mib %.1f\n", best, lm.cpu, lm.memory);
+        cost[best] = -1;                     /* the next largest */
+    }
+    return 0;
+}
+
+/* The sample drawn by cost, measured and estimated, the largest units and
+ * the units given after it.  Returns 0, or 1 when one fails. */
+static int run_sample(const qc_plan *plan, const sample_options *o)
+{
+    const size_t units = qc_plan_unit_count(plan);
     double *cost = malloc(units * sizeof *cost);
     if (!cost)
         return 1;
     for (size_t u = 0; u < units; u++)
         cost[u] = qc_plan_unit_cost(plan, u);
     qcs_sample s;
-    const size_t per = (size_t)((units_wanted + strata - 1) / strata);
-    if (qcs_draw(cost, units, (int)strata, per < 2 ? 2 : per, seed, &s) != 0)
+    const size_t per = (size_t)((o->units_wanted + o->strata - 1) / o->strata);
+    if (qcs_draw(cost, units, (int)o->strata, per < 2 ? 2 : per, o->seed, &s) != 0) {
+        free(cost);
         return 1;
-    unit_measure *m = calloc(s.count + 1, sizeof *m);
-    double *sol = calloc(s.count + 1, sizeof *sol), *cpu = calloc(s.count + 1, sizeof *cpu);
-    double *mem = calloc(s.count + 1, sizeof *mem);
-    if (!m || !sol || !cpu || !mem)
-        return 1;
-    uint64_t state = seed ^ 0x5851f42d4c957f2dULL;
-    double mem_max = 0;
-    size_t mem_max_unit = 0;
-    const long run_base = status_kib("VmRSS:");
-    reset_peak();
-    for (size_t i = 0; i < s.count; i++)   /* timed, memory kept as in a run */
-        if (measure_unit(plan, s.unit[i], sets, joins, &state, &m[i]) != QC_OK) {
-            fprintf(stderr, "qcount_sample: unit %zu failed\n", s.unit[i]);
-            return 1;
-        }
-    const long run_peak = status_kib("VmHWM:");     /* [run memory] */
-    /* [unit memory], untimed: of every unit, or of memory_units spread
-     * evenly over the sample (which lists its strata in turn) */
-    const size_t mem_count = memory_units && memory_units < s.count ? (size_t)memory_units : s.count;
-    for (size_t i = 0; i < s.count; i++) {
-        sol[i] = m[i].solutions;
-        cpu[i] = m[i].cpu;
     }
-    for (size_t r = 0; r < mem_count; r++) {
-        const size_t i = r * s.count / mem_count;
-        if (measure_memory(plan, s.unit[i], &m[i]) != QC_OK) {
-            fprintf(stderr, "qcount_sample: unit %zu failed\n", s.unit[i]);
-            return 1;
-        }
-        mem[i] = m[i].memory;
-        if (mem[i] > mem_max) {
-            mem_max = mem[i];
-            mem_max_unit = s.unit[i];
-        }
-    }
-    printf("n %d units %zu sampled %zu strata %d seed %llu sets %llu joins %llu isa %s\n", n,
-           units, s.count, s.strata, seed, sets, joins, qc_isa_name());
-    print_estimate("solutions", qcs_total(&s, sol), 1);
-    print_estimate("cpu_seconds", qcs_total(&s, cpu), 1);
-    print_estimate("core_days", qcs_total(&s, cpu), 1.0 / 86400);
-    print_estimate("ns_per_solution", qcs_ratio(&s, cpu, sol), 1e9);
-    print_estimate("unit_cpu_seconds_mean", qcs_mean(&s, cpu), 1);
-    if (mem_count == s.count)
-        print_estimate("unit_memory_mib_mean", qcs_mean(&s, mem), 1);
-    printf("unit_memory_mib_max %.1f unit %zu of %zu measured\n", mem_max, mem_max_unit, mem_count);
-    printf("run_memory_mib %.1f\n",
-           run_peak > run_base && run_base > 0 ? (double)(run_peak - run_base) / 1024.0 : 0);
-    /* the largest units by estimated cost, measured */
-    double longest = 0;
-    for (size_t r = 0; r < largest && r < units; r++) {
-        size_t best = 0;
-        for (size_t u = 1; u < units; u++)
-            if (cost[u] > cost[best])
-                best = u;
-        unit_measure lm;
-        if (measure_unit(plan, best, sets, joins, &state, &lm) != QC_OK)
-            return 1;
-        if (measure_memory(plan, best, &lm) != QC_OK)
-            return 1;
-        printf("largest_unit %zu cpu_seconds %.4g memory_mib %.1f\n", best, lm.cpu, lm.memory);
-        if (lm.cpu > longest)
-            longest = lm.cpu;
-        cost[best] = -1;                     /* the next largest */
-    }
-    if (measure_given(plan, given, given_count, sets, joins, seed) != 0)
-        return 1;
-    printf("process_peak_rss_mib %.1f\n", (double)process_peak / 1024.0);
+    uint64_t state = o->seed ^ 0x5851f42d4c957f2dULL;
+    int rc = sample_units(plan, o, &s, &state);
+    if (!rc)
+        rc = measure_largest(plan, o, cost, &state);
+    if (!rc)
+        rc = measure_given(plan, o->given, o->given_count, o->sets, o->joins, o->seed);
+    if (!rc)
+        printf("process_peak_rss_mib %.1f\n", (double)process_peak / 1024.0);
     qcs_sample_free(&s);
-    free(m);
-    free(sol);
-    free(cpu);
-    free(mem);
     free(cost);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    const char *level = getenv("QCOUNT_ISA");
+    if (level && *level && qc_isa_select(level) != QC_OK) {
+        fprintf(stderr, "qcount_sample: QCOUNT_ISA=%s: unknown here or not on this CPU\n", level);
+        return 2;
+    }
+    sample_options o;
+    const int bad = parse_options(argc, argv, &o);
+    if (bad)
+        return bad;
+    /* [unit memory] large blocks always mapped, so that freeing them gives
+     * the memory back and the next unit's peak is its own */
+    mallopt(M_MMAP_THRESHOLD, 1 << 20);
+    qc_plan *plan;
+    qcj_settings settings = qcj_settings_for(o.n, (int)o.profile);   /* [plan profiles] */
+    if (o.key_bits)
+        settings.key_bits = (int)o.key_bits;  /* a plan of its own, for tuning */
+    if (qcj_plan_create_with(&plan, o.n, &settings) != QC_OK)
+        return usage("cannot plan this board");
+    const size_t units = qc_plan_unit_count(plan);
+    int rc = 0;
+    for (size_t g = 0; g < o.given_count; g++)
+        if (o.given[g] >= units)
+            rc = usage("--unit past the plan's units");
+    if (!rc && o.given_count && !o.units_given) {  /* the units given, and no sample */
+        printf("n %d units %zu isa %s\n", o.n, units, qc_isa_name());
+        rc = measure_given(plan, o.given, o.given_count, o.sets, o.joins, o.seed);
+    } else if (!rc) {
+        rc = run_sample(plan, &o);
+    }
     qc_plan_free(plan);
-    return 0;
+    return rc;
 }

@@ -37,14 +37,19 @@ void qcj_set_key_lay_out(const qcj_geometry *g, const int *bits, qcj_set_key *ke
 
 enum { SAMPLE = QCJ_SET_KEY_SAMPLE };
 
-void qcj_set_key_choose(const qcj_geometry *g, const uint64_t *tops, size_t nt,
-                        const uint64_t *bottoms, size_t nb, double pairs,
-                        qcj_set_key_sample *sample, qcj_set_key *key)
+/* The sample's halves by signature bit: for each bit, which of the mt
+ * sampled tops and mb sampled bottoms use it (an even stride over each
+ * side), and every pair alive; words: the bottoms' words a row. */
+typedef struct key_sample_shape {
+    size_t mt, mb, words;
+} key_sample_shape;
+
+static key_sample_shape sample_halves(const uint64_t *tops, size_t nt, const uint64_t *bottoms,
+                                      size_t nb, double pairs, qcj_set_key_sample *sample)
 {
-    const uint64_t used = used_bits(g);
-    /* the sample: an even stride over each side, of m halves, where
-     * m^4 <= pairs / 4 (the choice takes some m^2 steps, the join of
-     * the chunk some `pairs` over the pairs the key leaves) */
+    /* m halves a side, where m^4 <= pairs / 4 (the choice takes some m^2
+     * steps, the join of the chunk some `pairs` over the pairs the key
+     * leaves) */
     size_t m = SAMPLE;
     while (m > 64 && (double)m * m * m * m * 4 > pairs)
         m /= 2;
@@ -63,28 +68,48 @@ void qcj_set_key_choose(const qcj_geometry *g, const uint64_t *tops, size_t nt,
         for (size_t w = 0; w < words; w++)
             alive[t][w] = mb >= 64 * w + 64 ? ~0ull : (1ull << (mb - 64 * w)) - 1;
     }
+    return (key_sample_shape){mt, mb, words};
+}
+
+/* The sampled pairs still alive whose top and bottom both use bit b; with
+ * drop, those pairs are marked dead (b is a key bit: they fall into
+ * groups that never meet). */
+static uint64_t live_pairs_on(qcj_set_key_sample *sample, key_sample_shape sh, int b, int drop)
+{
+    uint64_t pairs = 0;
+    for (size_t tw = 0; tw < (sh.mt + 63) / 64; tw++)
+        for (uint64_t ts = sample->top_uses[b][tw]; ts; ts &= ts - 1) {
+            const size_t t = 64 * tw + (size_t)__builtin_ctzll(ts);
+            for (size_t w = 0; w < sh.words; w++) {
+                pairs += (uint64_t)__builtin_popcountll(sample->alive[t][w] & sample->uses[b][w]);
+                if (drop)
+                    sample->alive[t][w] &= ~sample->uses[b][w];
+            }
+        }
+    return pairs;
+}
+
+/* Greedily, the g->key_bits bits into bits[]: each the bit that kills the
+ * most live pairs of the sample. */
+static void choose_bits(const qcj_geometry *g, qcj_set_key_sample *sample, key_sample_shape sh,
+                        int bits[64])
+{
+    const uint64_t used = used_bits(g);
     uint64_t both[64];                   /* pairs of the sample that use b */
     for (int b = 0; b < 64; b++) {
         uint64_t t = 0, u = 0;
         for (size_t w = 0; w < SAMPLE / 64; w++)
-            t += (uint64_t)__builtin_popcountll(top_uses[b][w]),
-            u += (uint64_t)__builtin_popcountll(uses[b][w]);
+            t += (uint64_t)__builtin_popcountll(sample->top_uses[b][w]),
+            u += (uint64_t)__builtin_popcountll(sample->uses[b][w]);
         both[b] = t * u;
     }
-    int bits[64];
     uint64_t chosen = 0;
     for (int j = 0; j < g->key_bits; j++) {
         int best = -1;
         uint64_t best_pairs = 0;
         for (uint64_t left = used & ~chosen; left; left &= left - 1) {
             const int b = __builtin_ctzll(left);
-            uint64_t pairs = 0;              /* live pairs that both use b */
-            for (size_t tw = 0; tw < (mt + 63) / 64; tw++)
-                for (uint64_t ts = top_uses[b][tw]; ts; ts &= ts - 1) {
-                    const size_t t = 64 * tw + (size_t)__builtin_ctzll(ts);
-                    for (size_t w = 0; w < words; w++)
-                        pairs += (uint64_t)__builtin_popcountll(alive[t][w] & uses[b][w]);
-                }
+            const uint64_t pairs = live_pairs_on(sample, sh, b, 0);
             /* ties (a sample with no live pair left, too): the most
              * pairs of the whole sample, then the geometry's key first,
              * in its order, then the lower bit */
@@ -96,22 +121,21 @@ void qcj_set_key_choose(const qcj_geometry *g, const uint64_t *tops, size_t nt,
         }
         bits[j] = best;
         chosen |= 1ull << best;
-        for (size_t tw = 0; tw < (mt + 63) / 64; tw++)
-            for (uint64_t ts = top_uses[best][tw]; ts; ts &= ts - 1) {
-                const size_t t = 64 * tw + (size_t)__builtin_ctzll(ts);
-                for (size_t w = 0; w < words; w++)
-                    alive[t][w] &= ~uses[best][w];
-            }
+        live_pairs_on(sample, sh, best, 1);
     }
-    /* [tiles by top use] the key bits in increasing order of the sampled
-     * tops that use them (stable: ties keep the order chosen), so that
-     * the high bits, which cut a tiled join's bottoms into tiles, are
-     * those the most tops use */
+}
+
+/* [tiles by top use] the key bits in increasing order of the sampled
+ * tops that use them (stable: ties keep the order chosen), so that the
+ * high bits, which cut a tiled join's bottoms into tiles, are those the
+ * most tops use. */
+static void order_by_top_use(const qcj_geometry *g, const qcj_set_key_sample *sample, int bits[64])
+{
     uint64_t top_count[64];
     for (int j = 0; j < g->key_bits; j++) {
         top_count[j] = 0;
         for (size_t w = 0; w < SAMPLE / 64; w++)
-            top_count[j] += (uint64_t)__builtin_popcountll(top_uses[bits[j]][w]);
+            top_count[j] += (uint64_t)__builtin_popcountll(sample->top_uses[bits[j]][w]);
     }
     for (int j = 1; j < g->key_bits; j++)
         for (int i = j; i > 0 && top_count[i - 1] > top_count[i]; i--) {
@@ -120,5 +144,15 @@ void qcj_set_key_choose(const qcj_geometry *g, const uint64_t *tops, size_t nt,
             top_count[i] = top_count[i - 1], bits[i] = bits[i - 1];
             top_count[i - 1] = c, bits[i - 1] = b;
         }
+}
+
+void qcj_set_key_choose(const qcj_geometry *g, const uint64_t *tops, size_t nt,
+                        const uint64_t *bottoms, size_t nb, double pairs,
+                        qcj_set_key_sample *sample, qcj_set_key *key)
+{
+    int bits[64];
+    const key_sample_shape sh = sample_halves(tops, nt, bottoms, nb, pairs, sample);
+    choose_bits(g, sample, sh, bits);
+    order_by_top_use(g, sample, bits);
     qcj_set_key_lay_out(g, bits, key);
 }
