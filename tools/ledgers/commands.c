@@ -25,7 +25,7 @@ static const struct {
     {"unit", qcl_unit_main},
 };
 
-int qc_ledger_command_named(const char *word)
+int qcl_command_named(const char *word)
 {
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         if (strcmp(word, commands[i].name) == 0)
@@ -33,7 +33,7 @@ int qc_ledger_command_named(const char *word)
     return 0;
 }
 
-int qc_ledger_command(int argc, char **argv)
+int qcl_command(int argc, char **argv)
 {
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         if (strcmp(argv[0], commands[i].name) == 0)
@@ -49,8 +49,8 @@ void qcl_error(const char *command, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg + at, sizeof msg - (size_t)at, fmt, ap);
     va_end(ap);
-    qc_quote_in_place(msg, sizeof msg);   /* one line, whatever a file name holds */
-    qc_print_error(msg);
+    qca_quote_in_place(msg, sizeof msg);   /* one line, whatever a file name holds */
+    qca_print_error(msg);
 }
 
 int qcl_json_options(int argc, char **argv, const char *command, const char *usage, int *json)
@@ -86,7 +86,7 @@ int qcl_json_options_help(int argc, char **argv, const char *command, const char
 static int bind_plan(const char *path, qcl_bound *out, const qc_plan *plan)
 {
     char err[512];
-    const qct_ledger_header *h = &out->file->header;
+    const qcc_ledger_header *h = &out->file->header;
     if (!plan) {
         const char *engine = qc_engine_name((qc_engine_id)h->engine_id);
         if (h->n < QC_N_MIN || h->n > QC_N_MAX || !engine
@@ -95,17 +95,17 @@ static int bind_plan(const char *path, qcl_bound *out, const qc_plan *plan)
                                                       .profile = h->profile}) != QC_OK) {
             snprintf(err, sizeof err, "ledger '%s': this qcount cannot make its plan (N=%d, "
                      "engine %s)", path, h->n, h->engine);
-            qc_quote_in_place(err, sizeof err);
-            qc_print_error(err);
+            qca_quote_in_place(err, sizeof err);
+            qca_print_error(err);
             return 2;
         }
         plan = out->plan;
     }
     char why[400];
-    if (qct_ledger_check_plan(h, plan, why, sizeof why) != 0) {
+    if (qcc_ledger_check_plan(h, plan, why, sizeof why) != 0) {
         snprintf(err, sizeof err, "ledger '%s': %s", path, why);
-        qc_quote_in_place(err, sizeof err);
-        qc_print_error(err);
+        qca_quote_in_place(err, sizeof err);
+        qca_print_error(err);
         return 2;
     }
     return 0;
@@ -116,8 +116,8 @@ static int load(const char *path, qcl_bound *out, const qc_plan *plan)
     memset(out, 0, sizeof *out);
     out->path = path;
     char err[512];
-    if (qct_ledger_load(path, &out->file, err, sizeof err) != 0) {
-        qc_print_error(err);
+    if (qcc_ledger_load(path, &out->file, err, sizeof err) != 0) {
+        qca_print_error(err);
         return 2;
     }
     if (bind_plan(path, out, plan) != 0) {
@@ -139,7 +139,7 @@ int qcl_load_for(const char *path, const qc_plan *plan, qcl_bound *out)
 
 void qcl_free(qcl_bound *b)
 {
-    qct_ledger_file_free(b->file);
+    qcc_ledger_file_free(b->file);
     qc_plan_free(b->plan);
     b->file = NULL;
     b->plan = NULL;

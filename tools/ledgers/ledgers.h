@@ -15,7 +15,7 @@
  * this qcount and checked against the header (fingerprint included). */
 typedef struct qcl_bound {
     const char *path;
-    qct_ledger_file *file;
+    qcc_ledger_file *file;
     qc_plan *plan;            /* owned; NULL when borrowed (qcl_load_for) */
 } qcl_bound;
 

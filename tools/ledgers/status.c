@@ -59,7 +59,7 @@ static const char help[] =
     "input (a corrupt, foreign or unreadable ledger, ledgers of two counts).";
 
 
-static st_group *group_of(st_state *s, const qct_unit_log *log)
+static st_group *group_of(st_state *s, const qcc_unit_log *log)
 {
     for (size_t i = s->groups; i-- > 0;)
         if (strcmp(s->group[i].host, log->host) == 0 && strcmp(s->group[i].isa, log->isa) == 0)
@@ -83,10 +83,10 @@ static st_group *group_of(st_state *s, const qct_unit_log *log)
  * -1 out of memory. */
 static int take(st_state *s, const qcl_bound *b, int i)
 {
-    const qct_ledger_file *f = b[i].file;
+    const qcc_ledger_file *f = b[i].file;
     st_ledger *l = &s->ledger[i];
     for (size_t k = 0; k < f->count; k++) {
-        const qct_ledger_entry *e = &f->entries[k];
+        const qcc_ledger_entry *e = &f->entries[k];
         size_t u = (size_t)e->unit;
         l->done++;
         l->work += s->cost[u];
@@ -138,9 +138,9 @@ static void recent(st_state *s, const qcl_bound *b, int count)
         return;
     const int64_t from = s->last_us - (int64_t)(s->window * 1e6);
     for (int i = 0; i < count; i++) {
-        const qct_ledger_file *f = b[i].file;
+        const qcc_ledger_file *f = b[i].file;
         for (size_t k = 0; k < f->count; k++) {
-            const qct_ledger_entry *e = &f->entries[k];
+            const qcc_ledger_entry *e = &f->entries[k];
             if (e->log.finished_us > from && s->from[e->unit] == i)
                 s->recent_work += s->cost[e->unit];
         }
@@ -162,7 +162,7 @@ static int parts(st_state *s, const qcl_bound *b, int count)
         l->part = b[i].file->header.part;
         if (l->part.count != m)
             m = 0;
-        if (qct_part_fill(b[i].plan ? b[i].plan : b[0].plan, &l->part, member) != 0) {
+        if (qcc_part_fill(b[i].plan ? b[i].plan : b[0].plan, &l->part, member) != 0) {
             free(member);
             return -1;
         }
@@ -226,7 +226,7 @@ double qcl_status_percent(double part, double whole)
 
 static void print_text_plan(const st_state *s, const qcl_bound *b, int count)
 {
-    const qct_ledger_header *h = &b[0].file->header;
+    const qcc_ledger_header *h = &b[0].file->header;
     char a[48], t1[40], t2[40], sp[32];
     printf("count        N=%d, engine %s, fingerprint %016llx, %zu units", h->n, h->engine,
            (unsigned long long)h->fingerprint, s->units);
@@ -276,7 +276,7 @@ static void print_text_parts(const st_state *s, const qcl_bound *b, int count)
         const st_ledger *l = &s->ledger[i];
         char units[40];
         snprintf(units, sizeof units, "%zu/%llu", l->done, (unsigned long long)l->part.units);
-        printf("%-12s %17s %6.1f%% %6.1f%%  %-24s %s", qct_part_name(&l->part, name, sizeof name),
+        printf("%-12s %17s %6.1f%% %6.1f%%  %-24s %s", qcc_part_name(&l->part, name, sizeof name),
                units, qcl_status_percent((double)l->done, (double)l->part.units),
                qcl_status_percent(l->work, l->work_all),
                qcl_time(l->last_us, when, sizeof when), b[i].path);
@@ -330,7 +330,7 @@ static void print_json_ledgers(const st_state *s, const qcl_bound *b, int count)
         printf(i ? ", {\"file\": " : "{\"file\": ");
         qcl_json_string(stdout, b[i].path);
         printf(", \"part\": \"%s\", \"units\": %llu, \"done\": %zu, \"work_done\": %.6f",
-               qct_part_name(&l->part, name, sizeof name), (unsigned long long)l->part.units,
+               qcc_part_name(&l->part, name, sizeof name), (unsigned long long)l->part.units,
                l->done, qcl_status_percent(l->work, l->work_all) / 100);
         json_time("last", l->last_us);
         printf(", \"complete\": %s, \"silent\": %s, \"damaged_bytes\": %zu}",
@@ -371,7 +371,7 @@ static void print_json_groups(const st_state *s)
 
 static void print_json(const st_state *s, const qcl_bound *b, int count)
 {
-    const qct_ledger_header *h = &b[0].file->header;
+    const qcc_ledger_header *h = &b[0].file->header;
     char a[48];
     printf("{\"n\": %d, \"engine\": ", h->n);
     qcl_json_string(stdout, h->engine);

@@ -18,7 +18,7 @@ typedef struct st_group {     /* the records of one host at one ISA level */
 } st_group;
 
 typedef struct st_ledger {
-    qct_part part;            /* with its units filled                   */
+    qcc_part part;            /* with its units filled                   */
     size_t done;              /* records, each unit once                 */
     double work, work_all;    /* estimated work done and in the part     */
     int64_t last_us;          /* newest record, else the file's mtime    */

@@ -119,7 +119,7 @@ static void parts_table(FILE *out, const st_state *s, const qcl_bound *b, int co
                                                      : "counting";
         fprintf(out, "<tr class=\"%s\"><td>%s</td><td>%zu</td><td>%llu</td><td>%.1f%%</td>"
                 "<td>%s</td><td>%s", state[0] == 'S' ? "silent" : state,
-                qct_part_name(&l->part, name, sizeof name), l->done,
+                qcc_part_name(&l->part, name, sizeof name), l->done,
                 (unsigned long long)l->part.units, qcl_status_percent(l->work, l->work_all),
                 qcl_time(l->last_us, when, sizeof when), state);
         if (l->silent)
@@ -139,7 +139,7 @@ static void parts_table(FILE *out, const st_state *s, const qcl_bound *b, int co
 
 static void summary(FILE *out, const st_state *s, const qcl_bound *b)
 {
-    const qct_ledger_header *h = &b[0].file->header;
+    const qcc_ledger_header *h = &b[0].file->header;
     char a[48], t[40], sp[32];
     fprintf(out, "<h1>qcount: N=%d</h1>\n<table id=\"summary\">\n", h->n);
     fprintf(out, "<tr><th>count</th><td>N=%d, engine ", h->n);
