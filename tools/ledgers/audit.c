@@ -32,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ledger_files.h"
 #include "ledgers.h"
 
 static const char usage[] =

@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "ledger_files.h"
 #include "ledgers.h"
 #include "status.h"
 

@@ -6,7 +6,7 @@
 #ifndef QC_STATUS_H
 #define QC_STATUS_H
 
-#include "ledgers.h"
+#include "ledger_files.h"
 
 typedef struct st_group {     /* the records of one host at one ISA level */
     char host[40], isa[16];
