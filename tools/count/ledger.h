@@ -15,7 +15,8 @@
  *   level, host, checksum seeded with the plan fingerprint).
  *   Version 1 (read, and appended to in its own format): a 64-byte header
  *   without the part, 40-byte records without the log.
- * See ledger.c for what a crash can leave behind and how it is read back.
+ * See ledger.c for what a crash can leave behind, ledger_read.c for how it
+ * is read back, ledger_format.c for the bytes of each field.
  */
 #ifndef QCC_LEDGER_H
 #define QCC_LEDGER_H
