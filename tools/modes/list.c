@@ -15,13 +15,37 @@
 static void put_board(qcm_out *out, size_t n, const uint32_t *cols)
 {
     for (size_t r = 0; r < n; r++) {
-        char *p = qc_out_room(out, 2 * n);
+        char *p = qcm_out_room(out, 2 * n);
         for (size_t c = 0; c < n; c++) {
             p[2 * c] = c == cols[r] ? 'Q' : '.';
             p[2 * c + 1] = c + 1 < n ? ' ' : '\n';
         }
         out->len += 2 * n;
     }
+}
+
+/* The shown-th solution listed, as --format asks; with --unique, the size
+ * of its class (class_size) beside it. */
+static void put_solution(qcm_out *out, const qca_mode_options *m, size_t n, const uint32_t *cols,
+                         uint64_t shown, int class_size)
+{
+    if (m->format == QC_FORMAT_COLS) {
+        qcm_put_cols(out, n, cols);
+        if (m->unique) {
+            qcm_out_puts(out, " # class of ");
+            qcm_out_u64(out, (uint64_t)class_size);
+        }
+        qcm_out_putc(out, '\n');
+        return;
+    }
+    if (shown > 1)
+        qcm_out_putc(out, '\n');
+    if (m->unique) {
+        qcm_out_puts(out, "# class of ");
+        qcm_out_u64(out, (uint64_t)class_size);
+        qcm_out_putc(out, '\n');
+    }
+    put_board(out, n, cols);
 }
 
 int qcm_list(const qca_options *opts)
@@ -63,23 +87,8 @@ int qcm_list(const qca_options *opts)
                 continue;
         }
         shown++;
-        if (m->list && m->format == QC_FORMAT_COLS) {
-            qcm_put_cols(&out, n, cols);
-            if (m->unique) {
-                qcm_out_puts(&out, " # class of ");
-                qcm_out_u64(&out, (uint64_t)class_size);
-            }
-            qc_out_putc(&out, '\n');
-        } else if (m->list) {
-            if (shown > 1)
-                qc_out_putc(&out, '\n');
-            if (m->unique) {
-                qcm_out_puts(&out, "# class of ");
-                qcm_out_u64(&out, (uint64_t)class_size);
-                qc_out_putc(&out, '\n');
-            }
-            put_board(&out, n, cols);
-        }
+        if (m->list)
+            put_solution(&out, m, n, cols, shown, class_size);
         if (svg && shown > drawn_max) {
             if (shown == drawn_max + 1)
                 fprintf(stderr, "qcount: --svg: drew the first %d solutions of more; "

@@ -48,7 +48,7 @@ void qcm_out_write(qcm_out *o, const char *s, size_t len)
 {
     while (len > 0) {
         size_t k = len < o->cap ? len : o->cap;
-        memcpy(qc_out_room(o, k), s, k);
+        memcpy(qcm_out_room(o, k), s, k);
         o->len += k;
         s += k;
         len -= k;
@@ -68,7 +68,7 @@ void qcm_out_u64(qcm_out *o, uint64_t v)
         tmp[k++] = (char)('0' + v % 10);
         v /= 10;
     } while (v);
-    char *p = qc_out_room(o, (size_t)k);
+    char *p = qcm_out_room(o, (size_t)k);
     for (int i = 0; i < k; i++)
         p[i] = tmp[k - 1 - i];
     o->len += (size_t)k;

@@ -27,7 +27,7 @@ int qcm_out_flush(qcm_out *o);
 int qcm_out_close(qcm_out *o);
 
 /* Room for k more bytes (k <= cap): flushes when needed. */
-static inline char *qc_out_room(qcm_out *o, size_t k)
+static inline char *qcm_out_room(qcm_out *o, size_t k)
 {
     if (o->len + k > o->cap)
         qcm_out_flush(o);
@@ -36,9 +36,9 @@ static inline char *qc_out_room(qcm_out *o, size_t k)
 
 void qcm_out_write(qcm_out *o, const char *s, size_t len);
 void qcm_out_puts(qcm_out *o, const char *s);
-static inline void qc_out_putc(qcm_out *o, char c)
+static inline void qcm_out_putc(qcm_out *o, char c)
 {
-    *qc_out_room(o, 1) = c;
+    *qcm_out_room(o, 1) = c;
     o->len++;
 }
 /* v in decimal. */

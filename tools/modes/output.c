@@ -30,7 +30,7 @@ void qcm_put_cols(qcm_out *out, size_t n, const uint32_t *cols)
 {
     for (size_t r = 0; r < n; r++) {
         if (r)
-            qc_out_putc(out, ' ');
+            qcm_out_putc(out, ' ');
         qcm_out_u64(out, (uint64_t)cols[r] + 1);
     }
 }

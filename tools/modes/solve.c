@@ -48,7 +48,7 @@ int qcm_solve(const qca_options *opts)
         return qcm_fail("%s", "out of memory");
     }
     qcm_put_cols(&out, n, cols);
-    qc_out_putc(&out, '\n');
+    qcm_out_putc(&out, '\n');
     free(cols);
     return qcm_end_stdout(&out, 0);
 }
