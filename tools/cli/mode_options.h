@@ -49,7 +49,9 @@ enum {
 
 /* --format: cols and board for --list; bfile for a count (OEIS b-file
  * lines "N a(N)") */
-typedef enum qca_list_format { QC_FORMAT_COLS = 0, QC_FORMAT_BOARD, QC_FORMAT_BFILE } qca_list_format;
+typedef enum qca_list_format {
+    QC_FORMAT_COLS = 0, QC_FORMAT_BOARD, QC_FORMAT_BFILE
+} qca_list_format;
 
 typedef struct qca_mode_options {
     int list, unique, solve, random, verify;

@@ -196,8 +196,8 @@ static int parse_part(const char *s, qca_options *opts)
         return -1;
     memcpy(k, s, (size_t)(slash - s));
     k[slash - s] = '\0';
-    if (qca_parse_int(k, 1, 1000000, &part) != 0 || qca_parse_int(slash + 1, 1, 1000000, &parts) != 0
-        || part > parts)
+    if (qca_parse_int(k, 1, 1000000, &part) != 0
+        || qca_parse_int(slash + 1, 1, 1000000, &parts) != 0 || part > parts)
         return -1;
     opts->part = (int)part;
     opts->parts = (int)parts;

@@ -28,7 +28,8 @@ typedef struct qcm_svg qcm_svg;
 
 /* Creates the file for boards of size n ("-": for standard output);
  * returns NULL with a message. */
-qcm_svg *qcm_svg_open(const char *path, int n, const qcm_svg_style *style, char *err, size_t errlen);
+qcm_svg *qcm_svg_open(const char *path, int n, const qcm_svg_style *style, char *err,
+                      size_t errlen);
 /* Adds a board (cols 0-based), with a caption and a tooltip. */
 void qcm_svg_board(qcm_svg *s, const uint32_t *cols, const char *caption);
 /* Finishes and closes the file (and frees s).  keep: put the picture in
