@@ -26,7 +26,7 @@
 
 static int fail(const char *msg)
 {
-    qc_print_error(msg);
+    qca_print_error(msg);
     return 2;
 }
 
@@ -105,14 +105,14 @@ int main(int argc, char **argv)
     const char *fault = getenv("QCOUNT_TEST_FAIL_UNIT");
     if (fault)
         qc_plan_fault_arm(strtoul(fault, NULL, 10));
-    if (qc_known_test_load() != 0)
+    if (qcc_known_test_load() != 0)
         return fail("cannot read QCOUNT_TEST_KNOWN");
 #endif
-    if (argc > 1 && qc_ledger_command_named(argv[1]))   /* merge, audit, show, unit */
-        return qct_mpi_launcher_rank() > 0 ? 0 : qc_ledger_command(argc - 1, argv + 1);   /* ledgers/ */
-    qc_options opts;
+    if (argc > 1 && qcl_command_named(argv[1]))   /* merge, audit, show, unit */
+        return qct_mpi_launcher_rank() > 0 ? 0 : qcl_command(argc - 1, argv + 1);   /* ledgers/ */
+    qca_options opts;
     char err[256];
-    int refused = qc_options_parse(argc, argv, &opts, err, sizeof err) != 0;
+    int refused = qca_options_parse(argc, argv, &opts, err, sizeof err) != 0;
     if (!refused && opts.action != QC_ACTION_HELP)   /* --help whatever the environment holds */
         refused = select_isa(err, sizeof err) != 0;
     const long srun_tasks = srun_without_mpi();
@@ -138,7 +138,7 @@ int main(int argc, char **argv)
         refused = 1;
     }
     if (qct_mpi_launcher_size() > 1 || (launched && !refused && opts.action == QC_ACTION_COUNT)) {
-        int status = qc_mpi_load_main(&opts, refused ? err : NULL, &argc, &argv);
+        int status = qcc_mpi_load_main(&opts, refused ? err : NULL, &argc, &argv);
         if (status != QC_MPI_RUN_HERE)
             return status;
         refused = 0;   /* rank 0, every rank agreeing: the mode runs here alone */
@@ -146,16 +146,16 @@ int main(int argc, char **argv)
     if (refused)
         return fail(err);
     if (opts.action == QC_ACTION_HELP) {
-        fputs(qc_usage_text, stdout);
+        fputs(qca_usage_text, stdout);
         return end_stdout();
     }
     if (opts.action == QC_ACTION_VERSION) {
-        qc_context_version(stdout);
+        qcc_context_version(stdout);
         return end_stdout();
     }
     if (opts.action == QC_ACTION_LIST || opts.action == QC_ACTION_SOLVE || opts.action == QC_ACTION_VERIFY)
-        return qc_mode_main(&opts);   /* modes/ */
+        return qcm_main(&opts);   /* modes/ */
 
-    qc_longrun_catch_signals(NULL, NULL);   /* before the plans: a ^C now is a clean stop */
-    return qc_range_count(&opts);   /* count/range.c */
+    qcc_longrun_catch_signals(NULL, NULL);   /* before the plans: a ^C now is a clean stop */
+    return qcc_range_count(&opts);   /* count/range.c */
 }

@@ -24,7 +24,7 @@
 
 
 typedef struct ctx {
-    qct_ledger *ledger;
+    qcc_ledger *ledger;
     unsigned *done;           /* per unit: unit_done calls */
     size_t calls;
 } ctx;
@@ -32,7 +32,7 @@ typedef struct ctx {
 static int unit_known(void *p, size_t unit, qc_tally *out)
 {
     ctx *c = p;
-    return qct_ledger_get(c->ledger, unit, out) == 0;
+    return qcc_ledger_get(c->ledger, unit, out) == 0;
 }
 
 static int unit_done(void *p, size_t unit, const qc_tally *t)
@@ -40,7 +40,7 @@ static int unit_done(void *p, size_t unit, const qc_tally *t)
     ctx *c = p;
     c->done[unit]++;
     c->calls++;
-    return qct_ledger_record(c->ledger, unit, t);
+    return qcc_ledger_record(c->ledger, unit, t);
 }
 
 /* The trap on its own: exactly the K-th call fails, with a zero tally. */
@@ -87,7 +87,7 @@ static void test_run(const char *dir, int n, qc_engine_id engine, int threads, u
     char path[512], err[512];
     snprintf(path, sizeof path, "%s/%s-%d-%d-%lu.ledger", dir, name, n, threads, k);
     ctx c = {.done = calloc(units, sizeof(unsigned))};
-    if (qct_ledger_open(&c.ledger, path, plan, err, sizeof err) != 0) {
+    if (qcc_ledger_open(&c.ledger, path, plan, err, sizeof err) != 0) {
         CHECK(0, "%s", err);
         free(c.done);
         qc_plan_free(plan);
@@ -116,17 +116,17 @@ static void test_run(const char *dir, int n, qc_engine_id engine, int threads, u
     if (failed < units) {
         CHECK(c.done[failed] == 0, "%s n=%d k=%lu: failed unit %zu reached unit_done", name, n,
               k, failed);
-        CHECK(!qct_ledger_is_done(c.ledger, failed), "%s n=%d k=%lu: the ledger holds failed "
+        CHECK(!qcc_ledger_is_done(c.ledger, failed), "%s n=%d k=%lu: the ledger holds failed "
               "unit %zu", name, n, k, failed);
     }
     qc_u128 recorded = 0;
     for (size_t u = 0; u < units; u++) {
         qc_tally t;
         CHECK(c.done[u] <= 1, "%s n=%d: unit %zu reported %u times", name, n, u, c.done[u]);
-        if (qct_ledger_get(c.ledger, u, &t) == 0)
+        if (qcc_ledger_get(c.ledger, u, &t) == 0)
             recorded += t.solutions;
     }
-    CHECK(recorded == r.total && qct_ledger_done_count(c.ledger) == r.units,
+    CHECK(recorded == r.total && qcc_ledger_done_count(c.ledger) == r.units,
           "%s n=%d k=%lu: the ledger does not match the run", name, n, k);
 
     /* resume: the ledger's units are taken, the rest (the failed one too) counted */
@@ -139,7 +139,7 @@ static void test_run(const char *dir, int n, qc_engine_id engine, int threads, u
           rc, r.units, r.units_resumed, saved);
     if (failed < units)
         CHECK(c.done[failed] == 1, "%s n=%d k=%lu: the failed unit was not redone", name, n, k);
-    qct_ledger_close(c.ledger);
+    qcc_ledger_close(c.ledger);
     unlink(path);
     free(c.done);
     qc_plan_free(plan);

@@ -51,13 +51,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size == 0 || size > 1 << 16)
         return 0;
     const size_t units = qc_plan_unit_count(plan);
-    const size_t hs = QCT_LEDGER_HEADER_SIZE, rs = QCT_LEDGER_RECORD_SIZE;
+    const size_t hs = QCC_LEDGER_HEADER_SIZE, rs = QCC_LEDGER_RECORD_SIZE;
     int mode = data[0] % 3;
     data++, size--;
     unsigned char *file = malloc(hs + size + 1);
     size_t len = 0;
     if (mode > 0) {
-        qct_ledger_encode_header(plan, NULL, file);
+        qcc_ledger_encode_header(plan, NULL, file);
         len = hs;
     }
     memcpy(file + len, data, size);
@@ -68,17 +68,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 continue;
             r[0] %= (unsigned char)(units + 1);   /* mostly in range */
             memset(r + 1, 0, 7);
-            uint64_t c = qct_ledger_checksum(qc_plan_fingerprint(plan), r, QCT_LEDGER_SUM_AT);
+            uint64_t c = qcc_ledger_checksum(qc_plan_fingerprint(plan), r, QCC_LEDGER_SUM_AT);
             for (int i = 0; i < 8; i++)
-                r[QCT_LEDGER_SUM_AT + i] = (unsigned char)(c >> (8 * i));
+                r[QCC_LEDGER_SUM_AT + i] = (unsigned char)(c >> (8 * i));
         }
     }
     len += size;
     spit(file, len);
 
-    qct_ledger *l;
+    qcc_ledger *l;
     char err[512] = "";
-    if (qct_ledger_open(&l, path, plan, err, sizeof err) != 0) {
+    if (qcc_ledger_open(&l, path, plan, err, sizeof err) != 0) {
         size_t got;
         unsigned char *after = slurp(path, &got);
         if (!after)
@@ -91,11 +91,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(file);
         return 0;
     }
-    size_t done = qct_ledger_done_count(l), seen = 0, todo = units;
+    size_t done = qcc_ledger_done_count(l), seen = 0, todo = units;
     for (size_t u = 0; u < units; u++) {
         qc_tally t;
-        int is = qct_ledger_is_done(l, u);
-        if (is != (qct_ledger_get(l, u, &t) == 0))
+        int is = qcc_ledger_is_done(l, u);
+        if (is != (qcc_ledger_get(l, u, &t) == 0))
             abort();
         seen += is != 0;
         if (!is && todo == units)
@@ -105,15 +105,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     if (todo < units) {
         qc_tally t = {.solutions = 3, .placements = 5};
-        if (qct_ledger_record(l, todo, &t) != 0)
+        if (qcc_ledger_record(l, todo, &t) != 0)
             abort();
     }
-    qct_ledger_close(l);
-    if (qct_ledger_open(&l, path, plan, err, sizeof err) != 0)
+    qcc_ledger_close(l);
+    if (qcc_ledger_open(&l, path, plan, err, sizeof err) != 0)
         abort();                             /* our own append broke it */
-    if (qct_ledger_done_count(l) != done + (todo < units))
+    if (qcc_ledger_done_count(l) != done + (todo < units))
         abort();
-    qct_ledger_close(l);
+    qcc_ledger_close(l);
     free(file);
     return 0;
 }

@@ -3,8 +3,8 @@
  * fuzz_options.c — libFuzzer target for the command-line parser.
  *
  * The input is split at NUL bytes into up to 16 arguments after "qcount".
- * Properties: qc_options_parse never crashes; a rejection is one nonempty
- * line free of control bytes (qc_quote escapes what it quotes); an acceptance gives values in range; parsing the same words twice
+ * Properties: qca_options_parse never crashes; a rejection is one nonempty
+ * line free of control bytes (qca_quote escapes what it quotes); an acceptance gives values in range; parsing the same words twice
  * gives the same answer (the parser resets getopt's state).
  */
 #include <stdint.h>
@@ -15,7 +15,7 @@
 
 #define MAX_ARGS 16
 
-static int parse(const uint8_t *data, size_t size, qc_options *o, char *err, size_t errlen)
+static int parse(const uint8_t *data, size_t size, qca_options *o, char *err, size_t errlen)
 {
     char *copy = malloc(size + 1);
     memcpy(copy, data, size);
@@ -25,7 +25,7 @@ static int parse(const uint8_t *data, size_t size, qc_options *o, char *err, siz
     for (char *p = copy; argc <= MAX_ARGS && p <= copy + size; p += strlen(p) + 1)
         argv[argc++] = p;
     argv[argc] = NULL;
-    int rc = qc_options_parse(argc, argv, o, err, errlen);
+    int rc = qca_options_parse(argc, argv, o, err, errlen);
     /* the result may point into argv (checkpoint): compare before freeing */
     if (rc == 0 && o->checkpoint && (o->checkpoint < copy || o->checkpoint > copy + size))
         abort();
@@ -39,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > 4096)
         return 0;
-    qc_options a, b;
+    qca_options a, b;
     char ea[256] = "", eb[256] = "";
     int ra = parse(data, size, &a, ea, sizeof ea);
     int rb = parse(data, size, &b, eb, sizeof eb);

@@ -35,16 +35,16 @@ int main(int argc, char **argv)
         perror(argv[1]);
         return 2;
     }
-    unsigned char header[QCT_LEDGER_HEADER_SIZE];
-    if (fread(header, 1, 16, f) != 16 || memcmp(header, QCT_LEDGER_MAGIC, 8) != 0) {
+    unsigned char header[QCC_LEDGER_HEADER_SIZE];
+    if (fread(header, 1, 16, f) != 16 || memcmp(header, QCC_LEDGER_MAGIC, 8) != 0) {
         fprintf(stderr, "%s: not a ledger\n", argv[1]);
         return 1;
     }
     const int v1 = (get64(header + 8) & 0xffffffffu) == 1;
-    const size_t hs = v1 ? QCT_LEDGER_V1_HEADER_SIZE : QCT_LEDGER_HEADER_SIZE;
-    const size_t rs = v1 ? QCT_LEDGER_V1_RECORD_SIZE : QCT_LEDGER_RECORD_SIZE;
-    const size_t hsum = v1 ? QCT_LEDGER_V1_HEADER_SUM_AT : QCT_LEDGER_SUM_AT;
-    const size_t rsum = v1 ? QCT_LEDGER_V1_RECORD_SUM_AT : QCT_LEDGER_SUM_AT;
+    const size_t hs = v1 ? QCC_LEDGER_V1_HEADER_SIZE : QCC_LEDGER_HEADER_SIZE;
+    const size_t rs = v1 ? QCC_LEDGER_V1_RECORD_SIZE : QCC_LEDGER_RECORD_SIZE;
+    const size_t hsum = v1 ? QCC_LEDGER_V1_HEADER_SUM_AT : QCC_LEDGER_SUM_AT;
+    const size_t rsum = v1 ? QCC_LEDGER_V1_RECORD_SUM_AT : QCC_LEDGER_SUM_AT;
     if (fread(header + 16, 1, hs - 16, f) != hs - 16) {
         fprintf(stderr, "%s: not a ledger\n", argv[1]);
         return 1;
@@ -55,18 +55,18 @@ int main(int argc, char **argv)
     printf("version %u\nn %u\nengine %s\nunits %llu\nfingerprint %016llx\nheader %s\n",
            (unsigned)(get64(header + 8) & 0xffffffffu), (unsigned)(get64(header + 16) & 0xffffffffu),
            engine, (unsigned long long)get64(header + 40), (unsigned long long)fingerprint,
-           get64(header + hsum) == qct_ledger_checksum(0, header, hsum) ? "good" : "bad");
+           get64(header + hsum) == qcc_ledger_checksum(0, header, hsum) ? "good" : "bad");
     if (!v1)
         printf("part %u/%u\n", (unsigned)(get64(header + 56) & 0xffffffffu),
                (unsigned)(get64(header + 60) & 0xffffffffu));
-    unsigned char r[QCT_LEDGER_RECORD_SIZE];
+    unsigned char r[QCC_LEDGER_RECORD_SIZE];
     size_t k, index = 0;
     while ((k = fread(r, 1, rs, f)) == rs) {
         index++;
         int zero = 1;
         for (size_t i = 0; i < rs; i++)
             zero &= r[i] == 0;
-        if (get64(r + rsum) == qct_ledger_checksum(fingerprint, r, rsum)) {
+        if (get64(r + rsum) == qcc_ledger_checksum(fingerprint, r, rsum)) {
             char sol[48];
             qc_u128 s = (qc_u128)get64(r + 8) | (qc_u128)get64(r + 16) << 64;
             printf("record %llu %s %llu\n", (unsigned long long)get64(r), qc_u128_format(s, sol),

@@ -33,23 +33,23 @@ int main(int argc, char **argv)
         return 2;
     }
     FILE *f = fopen(argv[1], "r+b");
-    unsigned char header[QCT_LEDGER_HEADER_SIZE];
-    if (!f || fread(header, 1, QCT_LEDGER_V1_HEADER_SIZE, f) != QCT_LEDGER_V1_HEADER_SIZE) {
+    unsigned char header[QCC_LEDGER_HEADER_SIZE];
+    if (!f || fread(header, 1, QCC_LEDGER_V1_HEADER_SIZE, f) != QCC_LEDGER_V1_HEADER_SIZE) {
         fprintf(stderr, "%s: cannot read\n", argv[1]);
         return 2;
     }
     const int v1 = header[8] == 1;
-    const long hs = v1 ? QCT_LEDGER_V1_HEADER_SIZE : QCT_LEDGER_HEADER_SIZE;
-    const size_t rs = v1 ? QCT_LEDGER_V1_RECORD_SIZE : QCT_LEDGER_RECORD_SIZE;
-    const size_t sum = v1 ? QCT_LEDGER_V1_RECORD_SUM_AT : QCT_LEDGER_SUM_AT;
+    const long hs = v1 ? QCC_LEDGER_V1_HEADER_SIZE : QCC_LEDGER_HEADER_SIZE;
+    const size_t rs = v1 ? QCC_LEDGER_V1_RECORD_SIZE : QCC_LEDGER_RECORD_SIZE;
+    const size_t sum = v1 ? QCC_LEDGER_V1_RECORD_SUM_AT : QCC_LEDGER_SUM_AT;
     const uint64_t fingerprint = get64(header + 48), unit = strtoull(argv[2], NULL, 10);
     const long long delta = strtoll(argv[3], NULL, 10);
-    unsigned char r[QCT_LEDGER_RECORD_SIZE];
+    unsigned char r[QCC_LEDGER_RECORD_SIZE];
     for (long at = hs; fseek(f, at, SEEK_SET) == 0 && fread(r, 1, rs, f) == rs; at += (long)rs) {
-        if (get64(r) != unit || get64(r + sum) != qct_ledger_checksum(fingerprint, r, sum))
+        if (get64(r) != unit || get64(r + sum) != qcc_ledger_checksum(fingerprint, r, sum))
             continue;
         put64(r + 8, get64(r + 8) + (uint64_t)delta);
-        put64(r + sum, qct_ledger_checksum(fingerprint, r, sum));
+        put64(r + sum, qcc_ledger_checksum(fingerprint, r, sum));
         if (fseek(f, at, SEEK_SET) != 0 || fwrite(r, 1, rs, f) != rs || fclose(f) != 0) {
             fprintf(stderr, "%s: cannot write\n", argv[1]);
             return 2;

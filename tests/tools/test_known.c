@@ -21,23 +21,23 @@ int main(int argc, char **argv)
     known_load(argv[1], known);
     char msg[256];
     for (int n = 1; n <= QC_KNOWN_N_MAX; n++) {
-        CHECK(qc_known_compare(n, known[n].total, &known[n].unique, msg, sizeof msg) == QC_KNOWN_AGREE,
+        CHECK(qcc_known_compare(n, known[n].total, &known[n].unique, msg, sizeof msg) == QC_KNOWN_AGREE,
               "N=%d: %s", n, msg);
-        CHECK(qc_known_digits(n, 0) > 0 && qc_known_digits(n, 1) > 0, "N=%d", n);
-        CHECK(qc_known_compare(n, known[n].total + 1, NULL, msg, sizeof msg) == QC_KNOWN_DIFFER
+        CHECK(qcc_known_digits(n, 0) > 0 && qcc_known_digits(n, 1) > 0, "N=%d", n);
+        CHECK(qcc_known_compare(n, known[n].total + 1, NULL, msg, sizeof msg) == QC_KNOWN_DIFFER
               && strstr(msg, "A000170"), "N=%d: %s", n, msg);
         qc_u128 other = known[n].unique + 1;
-        CHECK(qc_known_compare(n, known[n].total, &other, msg, sizeof msg) == QC_KNOWN_DIFFER
+        CHECK(qcc_known_compare(n, known[n].total, &other, msg, sizeof msg) == QC_KNOWN_DIFFER
               && strstr(msg, "A002562"), "N=%d: %s", n, msg);
     }
     /* the published sequences end at 27; the table with them */
     for (int n = QC_KNOWN_N_MAX + 1; n <= QC_N_MAX; n++) {
-        CHECK(qc_known_compare(n, 0, NULL, msg, sizeof msg) == QC_KNOWN_NONE, "N=%d", n);
+        CHECK(qcc_known_compare(n, 0, NULL, msg, sizeof msg) == QC_KNOWN_NONE, "N=%d", n);
         CHECK(strstr(msg, "no known value") != NULL, "N=%d: %s", n, msg);
-        CHECK(qc_known_digits(n, 0) == 0, "N=%d", n);
+        CHECK(qcc_known_digits(n, 0) == 0, "N=%d", n);
     }
-    CHECK(qc_known_digits(26, 0) == 17 && qc_known_digits(27, 0) == 18);
+    CHECK(qcc_known_digits(26, 0) == 17 && qcc_known_digits(27, 0) == 18);
     /* a total past 2^53 is compared exactly, not as a double */
-    CHECK(qc_known_compare(27, known[27].total - 1, NULL, msg, sizeof msg) == QC_KNOWN_DIFFER);
+    CHECK(qcc_known_compare(27, known[27].total - 1, NULL, msg, sizeof msg) == QC_KNOWN_DIFFER);
     return check_report("known");
 }

@@ -7,7 +7,7 @@
  * recorded unit, a second user, another part) is refused with the file
  * untouched; the bytes are little-endian on every host; a ledger of format
  * version 1 is read and appended to in its own format; a record keeps its
- * log (engine, ISA level, host, time) and qct_ledger_load reads it back.
+ * log (engine, ISA level, host, time) and qcc_ledger_load reads it back.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,12 +41,12 @@ static void expect_refused(const qc_plan *plan, const char *what)
 {
     size_t before_len, after_len;
     unsigned char *before = slurp(path, &before_len);
-    qct_ledger *l;
+    qcc_ledger *l;
     char err[512] = "";
-    int rc = qct_ledger_open(&l, path, plan, err, sizeof err);
+    int rc = qcc_ledger_open(&l, path, plan, err, sizeof err);
     CHECK(rc == -1);
     if (rc == 0)
-        qct_ledger_close(l);
+        qcc_ledger_close(l);
     CHECK(strstr(err, path) != NULL);
     CHECK(strchr(err, '\n') == NULL);
     CHECK(strstr(err, what) != NULL, "message '%s' does not say '%s'", err, what);
@@ -56,11 +56,11 @@ static void expect_refused(const qc_plan *plan, const char *what)
     free(after);
 }
 
-static qct_ledger *open_ok(const qc_plan *plan)
+static qcc_ledger *open_ok(const qc_plan *plan)
 {
-    qct_ledger *l = NULL;
+    qcc_ledger *l = NULL;
     char err[512] = "";
-    if (qct_ledger_open(&l, path, plan, err, sizeof err) != 0) {
+    if (qcc_ledger_open(&l, path, plan, err, sizeof err) != 0) {
         CHECK(0, "open failed: %s", err);
         exit(check_report("ledger"));
     }
@@ -72,7 +72,7 @@ static qct_ledger *open_ok(const qc_plan *plan)
  * x86-64 wrote it before format version 2 (so ledgers already written
  * stay valid, and a big-endian or otherwise wrong encoding shows here).
  * The fingerprint and checksums are the plan's. */
-static const unsigned char le_header[QCT_LEDGER_V1_HEADER_SIZE] = {
+static const unsigned char le_header[QCC_LEDGER_V1_HEADER_SIZE] = {
     'Q', 'C', 'L', 'E', 'D', 'G', 'E', 'R',
     0x01, 0x00, 0x00, 0x00, 0x40, 0x00, 0x00, 0x00,   /* version 1, header size 64 */
     0x0a, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,   /* N 10, engine 0 (halving)  */
@@ -82,7 +82,7 @@ static const unsigned char le_header[QCT_LEDGER_V1_HEADER_SIZE] = {
     0x01, 0x64, 0xbc, 0xc0, 0x75, 0xfe, 0x53, 0x1f,   /* fingerprint               */
     0xf5, 0x25, 0x65, 0xee, 0x26, 0x6a, 0xd0, 0x47,   /* checksum                  */
 };
-static const unsigned char le_record[QCT_LEDGER_V1_RECORD_SIZE] = {
+static const unsigned char le_record[QCC_LEDGER_V1_RECORD_SIZE] = {
     0x07, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,   /* unit 7                    */
     0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01,   /* solutions, low half       */
     0x0d, 0x0c, 0x0b, 0x0a, 0x00, 0x00, 0x00, 0x00,   /* solutions, high half      */
@@ -104,75 +104,75 @@ static void put_le64(unsigned char *p, uint64_t v)
  * format (40-byte records), and read again. */
 static void check_old_format(const qc_plan *plan)
 {
-    unsigned char buf[QCT_LEDGER_V1_HEADER_SIZE + 2 * QCT_LEDGER_V1_RECORD_SIZE];
-    qct_ledger_encode_header_v1(plan, buf);
+    unsigned char buf[QCC_LEDGER_V1_HEADER_SIZE + 2 * QCC_LEDGER_V1_RECORD_SIZE];
+    qcc_ledger_encode_header_v1(plan, buf);
     CHECK(memcmp(buf, le_header, sizeof le_header) == 0);
-    qct_ledger_encode_record_v1(qc_plan_fingerprint(plan), 7, &le_tally, buf);
+    qcc_ledger_encode_record_v1(qc_plan_fingerprint(plan), 7, &le_tally, buf);
     CHECK(memcmp(buf, le_record, sizeof le_record) == 0);
 
     memcpy(buf, le_header, sizeof le_header);
     memcpy(buf + sizeof le_header, le_record, sizeof le_record);
     spit(path, buf, sizeof le_header + sizeof le_record);
-    qct_ledger *l = open_ok(plan);
+    qcc_ledger *l = open_ok(plan);
     qc_tally t, t3 = tally_of(3);
-    CHECK(qct_ledger_done_count(l) == 1 && qct_ledger_get(l, 7, &t) == 0
+    CHECK(qcc_ledger_done_count(l) == 1 && qcc_ledger_get(l, 7, &t) == 0
           && t.solutions == le_tally.solutions && t.placements == le_tally.placements);
-    CHECK(qct_ledger_record(l, 3, &t3) == 0);
-    qct_ledger_close(l);
+    CHECK(qcc_ledger_record(l, 3, &t3) == 0);
+    qcc_ledger_close(l);
     size_t len;
     unsigned char *file = slurp(path, &len);
-    unsigned char rec3[QCT_LEDGER_V1_RECORD_SIZE];
-    qct_ledger_encode_record_v1(qc_plan_fingerprint(plan), 3, &t3, rec3);
+    unsigned char rec3[QCC_LEDGER_V1_RECORD_SIZE];
+    qcc_ledger_encode_record_v1(qc_plan_fingerprint(plan), 3, &t3, rec3);
     CHECK(len == sizeof buf && memcmp(file, buf, sizeof le_header + sizeof le_record) == 0
           && memcmp(file + sizeof le_header + sizeof le_record, rec3, sizeof rec3) == 0);
     free(file);
     l = open_ok(plan);
-    CHECK(qct_ledger_done_count(l) == 2 && qct_ledger_is_done(l, 3) && qct_ledger_is_done(l, 7));
-    qct_ledger_close(l);
+    CHECK(qcc_ledger_done_count(l) == 2 && qcc_ledger_is_done(l, 3) && qcc_ledger_is_done(l, 7));
+    qcc_ledger_close(l);
 
     /* read as it stands: format 1, the whole plan, no log */
-    qct_ledger_file *f;
+    qcc_ledger_file *f;
     char err[512];
-    CHECK(qct_ledger_load(path, &f, err, sizeof err) == 0, "%s", err);
+    CHECK(qcc_ledger_load(path, &f, err, sizeof err) == 0, "%s", err);
     CHECK(f->header.version == 1 && f->header.part.count == 0 && f->count == 2
           && f->damaged_bytes == 0 && f->entries[0].unit == 7 && f->entries[1].unit == 3
           && f->entries[0].log.host[0] == '\0' && f->entries[0].log.cpu_seconds < 0
           && f->entries[0].log.finished_us == 0);
-    CHECK(qct_ledger_check_plan(&f->header, plan, err, sizeof err) == 0);
-    qct_ledger_file_free(f);
+    CHECK(qcc_ledger_check_plan(&f->header, plan, err, sizeof err) == 0);
+    qcc_ledger_file_free(f);
     unlink(path);
 }
 
 /* Format version 2: the header the encoder writes, a record's log as
- * given and as the ledger fills it in, read back by qct_ledger_load. */
+ * given and as the ledger fills it in, read back by qcc_ledger_load. */
 static void check_new_format(const qc_plan *plan)
 {
-    qct_ledger *l = open_ok(plan);
-    qct_unit_log log = {.engine = "halving", .isa = "portable", .host = "node-7",
+    qcc_ledger *l = open_ok(plan);
+    qcc_unit_log log = {.engine = "halving", .isa = "portable", .host = "node-7",
                         .cpu_seconds = 1.25, .finished_us = 1700000000123456};
     qc_tally t5 = tally_of(5), t6 = tally_of(6);
-    CHECK(qct_ledger_record_log(l, 5, &t5, &log) == 0);
+    CHECK(qcc_ledger_record_log(l, 5, &t5, &log) == 0);
     time_t before = time(NULL);
-    CHECK(qct_ledger_record(l, 6, &t6) == 0);
-    qct_ledger_close(l);
+    CHECK(qcc_ledger_record(l, 6, &t6) == 0);
+    qcc_ledger_close(l);
     size_t len;
     unsigned char *file = slurp(path, &len);
-    unsigned char header[QCT_LEDGER_HEADER_SIZE], rec[QCT_LEDGER_RECORD_SIZE];
-    qct_ledger_encode_header(plan, NULL, header);
-    qct_ledger_encode_record(qc_plan_fingerprint(plan), 5, &t5, &log, rec);
+    unsigned char header[QCC_LEDGER_HEADER_SIZE], rec[QCC_LEDGER_RECORD_SIZE];
+    qcc_ledger_encode_header(plan, NULL, header);
+    qcc_ledger_encode_record(qc_plan_fingerprint(plan), 5, &t5, &log, rec);
     CHECK(len == sizeof header + 2 * sizeof rec && memcmp(file, header, sizeof header) == 0
           && memcmp(file + sizeof header, rec, sizeof rec) == 0);
     CHECK(file[8] == 2 && file[12] == 128 && file[56] == 0 && file[60] == 0);   /* whole plan */
     free(file);
 
-    qct_ledger_file *f;
+    qcc_ledger_file *f;
     char err[512], host[64] = "";
     gethostname(host, sizeof host);
     host[39] = '\0';
-    CHECK(qct_ledger_load(path, &f, err, sizeof err) == 0, "%s", err);
+    CHECK(qcc_ledger_load(path, &f, err, sizeof err) == 0, "%s", err);
     CHECK(f && f->count == 2 && f->header.version == 2);
     if (f && f->count == 2) {
-        const qct_unit_log *a = &f->entries[0].log, *b = &f->entries[1].log;
+        const qcc_unit_log *a = &f->entries[0].log, *b = &f->entries[1].log;
         CHECK(f->entries[0].unit == 5 && strcmp(a->engine, "halving") == 0
               && strcmp(a->isa, "portable") == 0 && strcmp(a->host, "node-7") == 0
               && a->cpu_seconds == 1.25 && a->finished_us == 1700000000123456);
@@ -182,7 +182,7 @@ static void check_new_format(const qc_plan *plan)
               && b->finished_us / 1000000 <= time(NULL) + 1);
         CHECK(f->entries[1].tally.solutions == t6.solutions);
     }
-    qct_ledger_file_free(f);
+    qcc_ledger_file_free(f);
     unlink(path);
 }
 
@@ -190,22 +190,22 @@ static void check_new_format(const qc_plan *plan)
  * the whole plan and for another part. */
 static void check_part(const qc_plan *plan)
 {
-    qct_part p = {.index = 2, .count = 3}, q = {.index = 1, .count = 3};
-    CHECK(qct_part_fill(plan, &p, NULL) == 0 && qct_part_fill(plan, &q, NULL) == 0);
-    qct_ledger *l = NULL;
+    qcc_part p = {.index = 2, .count = 3}, q = {.index = 1, .count = 3};
+    CHECK(qcc_part_fill(plan, &p, NULL) == 0 && qcc_part_fill(plan, &q, NULL) == 0);
+    qcc_ledger *l = NULL;
     char err[512] = "";
-    CHECK(qct_ledger_open_part(&l, path, plan, &p, err, sizeof err) == 0, "%s", err);
-    qct_ledger_close(l);
+    CHECK(qcc_ledger_open_part(&l, path, plan, &p, err, sizeof err) == 0, "%s", err);
+    qcc_ledger_close(l);
     l = NULL;
-    CHECK(qct_ledger_open_part(&l, path, plan, &p, err, sizeof err) == 0, "%s", err);
-    qct_ledger_close(l);
+    CHECK(qcc_ledger_open_part(&l, path, plan, &p, err, sizeof err) == 0, "%s", err);
+    qcc_ledger_close(l);
     expect_refused(plan, "holds part 2/3 of the count, not the whole count");
     l = NULL;
-    CHECK(qct_ledger_open_part(&l, path, plan, &q, err, sizeof err) == -1
+    CHECK(qcc_ledger_open_part(&l, path, plan, &q, err, sizeof err) == -1
           && strstr(err, "holds part 2/3 of the count, not part 1/3"), "%s", err);
-    qct_part other = p;
+    qcc_part other = p;
     other.digest ^= 1;   /* as if this qcount dealt the units otherwise */
-    CHECK(qct_ledger_open_part(&l, path, plan, &other, err, sizeof err) == -1
+    CHECK(qcc_ledger_open_part(&l, path, plan, &other, err, sizeof err) == -1
           && strstr(err, "dealt otherwise"), "%s", err);
     unlink(path);
 }
@@ -216,43 +216,43 @@ static void check_part(const qc_plan *plan)
  * window. */
 static void check_all(qc_plan *plan, qc_plan *other_n, size_t window)
 {
-    qct_ledger_set_window(window);
+    qcc_ledger_set_window(window);
     const size_t units = qc_plan_unit_count(plan);
-    const size_t hs = QCT_LEDGER_HEADER_SIZE, rs = QCT_LEDGER_RECORD_SIZE;
+    const size_t hs = QCC_LEDGER_HEADER_SIZE, rs = QCC_LEDGER_RECORD_SIZE;
     CHECK(units >= 8);
     check_old_format(plan);
     check_new_format(plan);
     check_part(plan);
 
     /* a new ledger is a header and nothing else */
-    qct_ledger *l = open_ok(plan);
-    CHECK(qct_ledger_done_count(l) == 0);
+    qcc_ledger *l = open_ok(plan);
+    CHECK(qcc_ledger_done_count(l) == 0);
     for (size_t u = 0; u < 5; u++) {
         qc_tally t = tally_of(u * 2);
-        CHECK(qct_ledger_record(l, u * 2, &t) == 0);
+        CHECK(qcc_ledger_record(l, u * 2, &t) == 0);
     }
     qc_tally dup = tally_of(2);
-    CHECK(qct_ledger_record(l, 2, &dup) == -1);          /* twice: refused */
-    CHECK(qct_ledger_record(l, units, &dup) == -1);      /* out of range */
+    CHECK(qcc_ledger_record(l, 2, &dup) == -1);          /* twice: refused */
+    CHECK(qcc_ledger_record(l, units, &dup) == -1);      /* out of range */
     /* a second run on the same ledger is refused while this one holds it */
     expect_refused(plan, "in use");
-    qct_ledger_close(l);
+    qcc_ledger_close(l);
     size_t len;
     unsigned char *good = slurp(path, &len);
     CHECK(len == hs + 5 * rs);
 
     /* everything comes back */
     l = open_ok(plan);
-    CHECK(qct_ledger_done_count(l) == 5);
+    CHECK(qcc_ledger_done_count(l) == 5);
     for (size_t u = 0; u < units; u++) {
         qc_tally t, want = tally_of(u);
         int done = u % 2 == 0 && u < 10;
-        CHECK(qct_ledger_is_done(l, u) == done);
-        CHECK(qct_ledger_get(l, u, &t) == (done ? 0 : -1));
+        CHECK(qcc_ledger_is_done(l, u) == done);
+        CHECK(qcc_ledger_get(l, u, &t) == (done ? 0 : -1));
         if (done)
             CHECK(t.solutions == want.solutions && t.placements == want.placements);
     }
-    qct_ledger_close(l);
+    qcc_ledger_close(l);
 
     /* a torn tail: tolerated, cut at the next append */
     unsigned char *buf = malloc(len + 2 * rs);
@@ -260,38 +260,38 @@ static void check_all(qc_plan *plan, qc_plan *other_n, size_t window)
     memcpy(buf + len, good + hs, 17);
     spit(path, buf, len + 17);
     l = open_ok(plan);
-    CHECK(qct_ledger_done_count(l) == 5);
+    CHECK(qcc_ledger_done_count(l) == 5);
     qc_tally t1 = tally_of(1);
-    CHECK(qct_ledger_record(l, 1, &t1) == 0);
-    qct_ledger_close(l);
+    CHECK(qcc_ledger_record(l, 1, &t1) == 0);
+    qcc_ledger_close(l);
     size_t len2;
     unsigned char *now = slurp(path, &len2);
     CHECK(len2 == len + rs);
     free(now);
     l = open_ok(plan);
-    CHECK(qct_ledger_done_count(l) == 6 && qct_ledger_is_done(l, 1));
-    qct_ledger_close(l);
+    CHECK(qcc_ledger_done_count(l) == 6 && qcc_ledger_is_done(l, 1));
+    qcc_ledger_close(l);
 
     /* a corrupt last record: that unit is not done, the others are */
     memcpy(buf, good, len);
     buf[len - 3] ^= 0x40;
     spit(path, buf, len);
     l = open_ok(plan);
-    CHECK(qct_ledger_done_count(l) == 4 && !qct_ledger_is_done(l, 8));
+    CHECK(qcc_ledger_done_count(l) == 4 && !qcc_ledger_is_done(l, 8));
     qc_tally t8 = tally_of(8);
-    CHECK(qct_ledger_record(l, 8, &t8) == 0);
-    qct_ledger_close(l);
+    CHECK(qcc_ledger_record(l, 8, &t8) == 0);
+    qcc_ledger_close(l);
     l = open_ok(plan);
-    CHECK(qct_ledger_done_count(l) == 5 && qct_ledger_is_done(l, 8));
-    qct_ledger_close(l);
+    CHECK(qcc_ledger_done_count(l) == 5 && qcc_ledger_is_done(l, 8));
+    qcc_ledger_close(l);
 
     /* an all-zero record in the middle (an unwritten block): skipped */
     memcpy(buf, good, len);
     memset(buf + hs + rs, 0, rs);
     spit(path, buf, len);
     l = open_ok(plan);
-    CHECK(qct_ledger_done_count(l) == 4 && !qct_ledger_is_done(l, 2));
-    qct_ledger_close(l);
+    CHECK(qcc_ledger_done_count(l) == 4 && !qcc_ledger_is_done(l, 2));
+    qcc_ledger_close(l);
 
     /* a corrupted middle record: refused */
     memcpy(buf, good, len);
@@ -313,12 +313,12 @@ static void check_all(qc_plan *plan, qc_plan *other_n, size_t window)
     memcpy(buf, good, len);
     memcpy(buf + 24, "octo\0\0\0", 8);
     buf[20] = 7;
-    put_le64(buf + QCT_LEDGER_SUM_AT, qct_ledger_checksum(0, buf, QCT_LEDGER_SUM_AT));
+    put_le64(buf + QCC_LEDGER_SUM_AT, qcc_ledger_checksum(0, buf, QCC_LEDGER_SUM_AT));
     spit(path, buf, len);
     expect_refused(plan, "another count (N=10, engine octo)");
     memcpy(buf, good, len);
     buf[50] ^= 0x10;
-    put_le64(buf + QCT_LEDGER_SUM_AT, qct_ledger_checksum(0, buf, QCT_LEDGER_SUM_AT));
+    put_le64(buf + QCC_LEDGER_SUM_AT, qcc_ledger_checksum(0, buf, QCC_LEDGER_SUM_AT));
     spit(path, buf, len);
     expect_refused(plan, "another work split");
 
@@ -360,7 +360,7 @@ static void check_all(qc_plan *plan, qc_plan *other_n, size_t window)
     free(buf);
     free(good);
     rmdir(sub);
-    qct_ledger_set_window(0);
+    qcc_ledger_set_window(0);
 }
 
 int main(void)

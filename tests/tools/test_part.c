@@ -24,7 +24,7 @@ static const char *const levels[] = {"portable", "avx2", "avx512", "avx512vbmi",
 static void check_deal(const qc_plan *plan, uint32_t m, uint32_t *of)
 {
     const size_t units = qc_plan_unit_count(plan);
-    qct_part_deal(plan, m, of);
+    qcc_part_deal(plan, m, of);
     double cost[MAX_PARTS + 1] = {0}, total = 0, top = 0;
     size_t count[MAX_PARTS + 1] = {0};
     for (size_t u = 0; u < units; u++) {
@@ -43,9 +43,9 @@ static void check_deal(const qc_plan *plan, uint32_t m, uint32_t *of)
         CHECK(cost[k] <= total / m + top * 1.0001 + 1e-9 && cost[k] >= total / m - top * 1.0001 - 1e-9,
               "N=%d part %u/%u: cost %g of %g (largest unit %g)", qc_plan_n(plan), k, m, cost[k],
               total, top);
-        /* qct_part_fill agrees with the deal */
-        qct_part p = {.index = k, .count = m};
-        CHECK(qct_part_fill(plan, &p, NULL) == 0 && p.units == count[k]);
+        /* qcc_part_fill agrees with the deal */
+        qcc_part p = {.index = k, .count = m};
+        CHECK(qcc_part_fill(plan, &p, NULL) == 0 && p.units == count[k]);
     }
 }
 
@@ -53,11 +53,11 @@ int main(int argc, char **argv)
 {
     int first = argc > 1 ? atoi(argv[1]) : 1, last = argc > 2 ? atoi(argv[2]) : 16;
     const qc_engine_id engines[] = {QC_ENGINE_JOIN, QC_ENGINE_EIGHTFOLD, QC_ENGINE_HALVING};
-    qct_part parse;
-    CHECK(qct_part_parse("2/7", &parse) == 0 && parse.index == 2 && parse.count == 7);
-    CHECK(qct_part_parse("0/7", &parse) == -1 && qct_part_parse("8/7", &parse) == -1
-          && qct_part_parse("1/ 2", &parse) == -1 && qct_part_parse("1/2x", &parse) == -1
-          && qct_part_parse("-1/2", &parse) == -1 && qct_part_parse("1/+2", &parse) == -1);
+    qcc_part parse;
+    CHECK(qcc_part_parse("2/7", &parse) == 0 && parse.index == 2 && parse.count == 7);
+    CHECK(qcc_part_parse("0/7", &parse) == -1 && qcc_part_parse("8/7", &parse) == -1
+          && qcc_part_parse("1/ 2", &parse) == -1 && qcc_part_parse("1/2x", &parse) == -1
+          && qcc_part_parse("-1/2", &parse) == -1 && qcc_part_parse("1/+2", &parse) == -1);
     for (int n = first; n <= last; n++) {
         for (size_t e = 0; e < sizeof engines / sizeof *engines; e++) {
             qc_plan *ref = NULL;
@@ -93,7 +93,7 @@ int main(int argc, char **argv)
                       levels[l]);
                 uint32_t *of = malloc((units ? units : 1) * sizeof *of);
                 for (uint32_t m = 1; m <= MAX_PARTS && units == qc_plan_unit_count(ref); m++) {
-                    qct_part_deal(plan, m, of);
+                    qcc_part_deal(plan, m, of);
                     CHECK(memcmp(of, ref_of[m], units * sizeof *of) == 0,
                           "N=%d %s M=%u: dealt otherwise at %s", n, qc_engine_name(engines[e]), m,
                           levels[l]);

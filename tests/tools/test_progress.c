@@ -15,7 +15,7 @@ static void line_of(double done, double resumed, double total, double elapsed, c
 {
     const qc_progress p = {.units_done = 3, .units_total = 10, .units_resumed = 3,
                            .work_done = done, .work_total = total, .work_resumed = resumed};
-    qcp_line_format(&p, elapsed, buf, len);
+    qcc_line_format(&p, elapsed, buf, len);
 }
 
 int main(void)

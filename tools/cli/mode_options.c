@@ -50,7 +50,7 @@ static int valid_colour(const char *s, size_t len)
     return 1;
 }
 
-int qc_mode_option(int code, const char *arg, qc_mode_options *m, char *err, size_t errlen)
+int qca_mode_option(int code, const char *arg, qca_mode_options *m, char *err, size_t errlen)
 {
     uint64_t v;
     switch (code) {
@@ -123,8 +123,8 @@ int qc_mode_option(int code, const char *arg, qc_mode_options *m, char *err, siz
     return 0;
 }
 
-int qc_mode_finish(int argc, char **argv, int first, int unique, const char *count_only,
-                   qc_mode_options *m, char *err, size_t errlen)
+int qca_mode_finish(int argc, char **argv, int first, int unique, const char *count_only,
+                   qca_mode_options *m, char *err, size_t errlen)
 {
     int listing = m->list || m->svg_path;
     const char *modes[3];

@@ -2,7 +2,7 @@
 /*
  * mode_options.h — the options of the modes beyond counting: --list,
  * --svg, --solve, --verify and their settings.  options.c hands these
- * options to qc_mode_option and the words after them to qc_mode_finish;
+ * options to qca_mode_option and the words after them to qca_mode_finish;
  * like options.c, nothing here prints.  This header knows nothing of
  * options.h (which includes it).
  */
@@ -49,13 +49,15 @@ enum {
 
 /* --format: cols and board for --list; bfile for a count (OEIS b-file
  * lines "N a(N)") */
-typedef enum qc_list_format { QC_FORMAT_COLS = 0, QC_FORMAT_BOARD, QC_FORMAT_BFILE } qc_list_format;
+typedef enum qca_list_format {
+    QC_FORMAT_COLS = 0, QC_FORMAT_BOARD, QC_FORMAT_BFILE
+} qca_list_format;
 
-typedef struct qc_mode_options {
+typedef struct qca_mode_options {
     int list, unique, solve, random, verify;
     uint64_t limit;            /* 0: no limit */
     int limit_given, format_given, seed_given;
-    qc_list_format format;
+    qca_list_format format;
     uint64_t seed;
     const char *svg_path;      /* NULL: no SVG */
     int svg_per_row;           /* 0: the default */
@@ -64,13 +66,13 @@ typedef struct qc_mode_options {
     size_t solve_n;
     int verify_argc;           /* the placement given as words, if any */
     char **verify_argv;
-} qc_mode_options;
+} qca_mode_options;
 
 /* What the command line asks for beyond counting. */
-typedef enum qc_mode { QC_MODE_NONE = 0, QC_MODE_LIST, QC_MODE_SOLVE, QC_MODE_VERIFY } qc_mode;
+typedef enum qca_mode { QC_MODE_NONE = 0, QC_MODE_LIST, QC_MODE_SOLVE, QC_MODE_VERIFY } qca_mode;
 
 /* Takes one of the QC_MODE_OPT_ options; returns 0, or -1 with a message. */
-int qc_mode_option(int code, const char *arg, qc_mode_options *m, char *err, size_t errlen);
+int qca_mode_option(int code, const char *arg, qca_mode_options *m, char *err, size_t errlen);
 
 /* After getopt: checks the combination of options and, for --solve and
  * --verify, takes the words from argv[first] on.  unique: -u/--unique was
@@ -78,7 +80,7 @@ int qc_mode_option(int code, const char *arg, qc_mode_options *m, char *err, siz
  * count_only: the first option given that applies to counting alone, or
  * NULL.  Returns the mode, or -1 with a message; after QC_MODE_NONE (a
  * count) and QC_MODE_LIST, N is still to parse from argv[first]. */
-int qc_mode_finish(int argc, char **argv, int first, int unique, const char *count_only,
-                   qc_mode_options *m, char *err, size_t errlen);
+int qca_mode_finish(int argc, char **argv, int first, int unique, const char *count_only,
+                   qca_mode_options *m, char *err, size_t errlen);
 
 #endif

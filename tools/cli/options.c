@@ -19,7 +19,7 @@
 #define QC_BUG_ADDRESS "qcount@example.org"
 #endif
 
-const char qc_usage_text[] =
+const char qca_usage_text[] =
     "Usage: qcount [OPTION]... N\n"
     "  or:  qcount [OPTION]... FIRST-LAST\n"
     "Count the solutions of the N-Queens problem on an N x N board (1 <= N <= 32),\n"
@@ -122,7 +122,7 @@ static const struct option long_options[] = {
     {NULL, 0, NULL, 0},
 };
 
-int qc_parse_int(const char *s, long lo, long hi, long *out)
+int qca_parse_int(const char *s, long lo, long hi, long *out)
 {
     if (!s || *s == '\0')
         return -1;
@@ -187,7 +187,7 @@ static int option_error(int c, char **argv, char *err, size_t errlen)
 }
 
 /* "K/M" into opts->part and opts->parts: 0, or -1. */
-static int parse_part(const char *s, qc_options *opts)
+static int parse_part(const char *s, qca_options *opts)
 {
     const char *slash = strchr(s, '/');
     char k[16];
@@ -196,8 +196,8 @@ static int parse_part(const char *s, qc_options *opts)
         return -1;
     memcpy(k, s, (size_t)(slash - s));
     k[slash - s] = '\0';
-    if (qc_parse_int(k, 1, 1000000, &part) != 0 || qc_parse_int(slash + 1, 1, 1000000, &parts) != 0
-        || part > parts)
+    if (qca_parse_int(k, 1, 1000000, &part) != 0
+        || qca_parse_int(slash + 1, 1, 1000000, &parts) != 0 || part > parts)
         return -1;
     opts->part = (int)part;
     opts->parts = (int)parts;
@@ -206,12 +206,12 @@ static int parse_part(const char *s, qc_options *opts)
 
 /* The count's own options (and -h, -V).  Returns 0, 1 when the action is
  * settled (help, version), or -1 with a message. */
-static int take_option(int c, char **argv, qc_options *opts, char *err, size_t errlen)
+static int take_option(int c, char **argv, qca_options *opts, char *err, size_t errlen)
 {
     long v;
     switch (c) {
     case 't':
-        if (qc_parse_int(optarg, 1, QC_THREADS_MAX, &v) != 0)
+        if (qca_parse_int(optarg, 1, QC_THREADS_MAX, &v) != 0)
             FAIL("invalid thread count '%s' (expected an integer from 1 to 4096)", optarg);
         opts->threads = (int)v;
         break;
@@ -227,7 +227,7 @@ static int take_option(int c, char **argv, qc_options *opts, char *err, size_t e
         opts->engine_given = 1;
         break;
     case OPT_PLAN:
-        if (qc_parse_int(optarg, QC_N_MIN, QC_N_MAX, &v) != 0)
+        if (qca_parse_int(optarg, QC_N_MIN, QC_N_MAX, &v) != 0)
             FAIL("invalid plan '%s' (expected a board size from %d to %d)", optarg, QC_N_MIN,
                  QC_N_MAX);
         opts->plan = (int)v;
@@ -266,7 +266,7 @@ static int take_option(int c, char **argv, qc_options *opts, char *err, size_t e
         opts->action = QC_ACTION_VERSION;
         return 1;
     case QC_MODE_OPT_FIRST ... QC_MODE_OPT_END - 1:   /* mode_options.c */
-        return qc_mode_option(c, optarg, &opts->mode, err, errlen);
+        return qca_mode_option(c, optarg, &opts->mode, err, errlen);
     case ':':
     default:
         return option_error(c, argv, err, errlen);
@@ -312,7 +312,7 @@ static int omp_words(const char *s, const char *const *words, int several)
 static int omp_num_threads_ok(const char *v)
 {
     long n;
-    return qc_parse_int(v, 1, QC_THREADS_MAX, &n) == 0;
+    return qca_parse_int(v, 1, QC_THREADS_MAX, &n) == 0;
 }
 
 static int omp_proc_bind_ok(const char *v)
@@ -397,7 +397,7 @@ static void (*const omp_hide_hook)(int, char **, char **) = omp_hide_refused;
 /* The OpenMP variables, when counting: a value qcount cannot take is an
  * error (unset or empty is the default); OMP_NUM_THREADS into
  * opts->threads unless --threads was given. */
-static int omp_variables_check(qc_options *opts, char *err, size_t errlen)
+static int omp_variables_check(qca_options *opts, char *err, size_t errlen)
 {
     for (int i = 0; i < OMP_VARIABLES; i++) {
         const char *value = omp_refused[i] ? omp_refused[i] : getenv(omp_variables[i].name);
@@ -409,13 +409,13 @@ static int omp_variables_check(qc_options *opts, char *err, size_t errlen)
     }
     const char *threads = getenv("OMP_NUM_THREADS");
     long v;
-    if (!opts->threads && threads && qc_parse_int(threads, 1, QC_THREADS_MAX, &v) == 0)
+    if (!opts->threads && threads && qca_parse_int(threads, 1, QC_THREADS_MAX, &v) == 0)
         opts->threads = (int)v;
     return 0;
 }
 
 /* The first option given that applies to counting alone, or NULL. */
-static const char *count_only_option(const qc_options *opts)
+static const char *count_only_option(const qca_options *opts)
 {
     return opts->threads ? "--threads" : opts->json ? "--json"
            : !(opts->bind & QC_BIND_PIN) ? "--no-bind" : opts->bind & QC_BIND_SMT ? "--smt"
@@ -435,7 +435,7 @@ static int parse_board(const char *word, size_t len, int *n, char *err, size_t e
     memcpy(buf, word, len);
     buf[len] = '\0';
     long v;
-    if (qc_parse_int(buf, QC_N_MIN, QC_N_MAX, &v) != 0) {
+    if (qca_parse_int(buf, QC_N_MIN, QC_N_MAX, &v) != 0) {
         const char *p = buf;
         while (*p >= '0' && *p <= '9')
             p++;
@@ -449,7 +449,7 @@ static int parse_board(const char *word, size_t len, int *n, char *err, size_t e
 
 /* The board size N, the one word left at argv[first]: N, or a range
  * FIRST-LAST of them when counting. */
-static int parse_n(int argc, char **argv, int first, qc_options *opts, char *err, size_t errlen)
+static int parse_n(int argc, char **argv, int first, qca_options *opts, char *err, size_t errlen)
 {
     if (first >= argc)
         FAIL("missing board size N (try 'qcount --help')");
@@ -485,7 +485,7 @@ static int parse_n(int argc, char **argv, int first, qc_options *opts, char *err
     return 0;
 }
 
-static int parse_words(int argc, char **argv, qc_options *opts, char *err, size_t errlen)
+static int parse_words(int argc, char **argv, qca_options *opts, char *err, size_t errlen)
 {
     memset(opts, 0, sizeof *opts);
     opts->bind = QC_BIND_PIN;
@@ -498,11 +498,11 @@ static int parse_words(int argc, char **argv, qc_options *opts, char *err, size_
         if (rc != 0)
             return rc > 0 ? 0 : -1;
     }
-    int mode = qc_mode_finish(argc, argv, optind, opts->unique, count_only_option(opts),
-                              &opts->mode, err, errlen);
+    int mode = qca_mode_finish(argc, argv, optind, opts->unique, count_only_option(opts),
+                               &opts->mode, err, errlen);
     if (mode < 0)
         return -1;
-    static const qc_action actions[] = {
+    static const qca_action actions[] = {
         [QC_MODE_NONE] = QC_ACTION_COUNT, [QC_MODE_LIST] = QC_ACTION_LIST,
         [QC_MODE_SOLVE] = QC_ACTION_SOLVE, [QC_MODE_VERIFY] = QC_ACTION_VERIFY,
     };
@@ -523,17 +523,17 @@ static int parse_words(int argc, char **argv, qc_options *opts, char *err, size_
     return opts->action == QC_ACTION_COUNT ? omp_variables_check(opts, err, errlen) : 0;
 }
 
-int qc_options_parse(int argc, char **argv, qc_options *opts, char *err, size_t errlen)
+int qca_options_parse(int argc, char **argv, qca_options *opts, char *err, size_t errlen)
 {
     int rc = parse_words(argc, argv, opts, err, errlen);
     if (rc < 0)
-        qc_quote_in_place(err, errlen);   /* messages quote the user's words */
+        qca_quote_in_place(err, errlen);   /* messages quote the user's words */
     return rc;
 }
 
-int qc_options_summary(const qc_options *o, char *buf, size_t len)
+int qca_options_summary(const qca_options *o, char *buf, size_t len)
 {
-    const qc_mode_options *m = &o->mode;
+    const qca_mode_options *m = &o->mode;
     size_t at = 0;
 #define PUT(...) do { \
         int k_ = snprintf(buf + at, at < len ? len - at : 0, __VA_ARGS__); \

@@ -10,17 +10,17 @@
 #include "qcount.h"
 #include "mode_options.h"
 
-typedef enum qc_action {
+typedef enum qca_action {
     QC_ACTION_COUNT = 0,
     QC_ACTION_HELP,
     QC_ACTION_VERSION,
     QC_ACTION_LIST,       /* --list / --svg: solutions of an N-board */
     QC_ACTION_SOLVE,      /* --solve: one solution of a big board */
     QC_ACTION_VERIFY      /* --verify: check a placement */
-} qc_action;
+} qca_action;
 
-typedef struct qc_options {
-    qc_action action;
+typedef struct qca_options {
+    qca_action action;
     int n;                /* the board size, or the first of a range      */
     int n_last;           /* the range's last N; n when one N was given   */
     int range;            /* N was given as a range FIRST-LAST            */
@@ -36,8 +36,8 @@ typedef struct qc_options {
     const char *checkpoint;   /* --checkpoint FILE: the ledger, or NULL */
     int part, parts;          /* --part K/M: part K of M (part.h); 0, 0: all */
     int progress;             /* QC_PROGRESS_AUTO, _ALWAYS or _NEVER */
-    qc_mode_options mode; /* --list, --svg, --solve, --verify (mode_options.h) */
-} qc_options;
+    qca_mode_options mode; /* --list, --svg, --solve, --verify (mode_options.h) */
+} qca_options;
 
 /* When the live progress line is drawn on stderr. */
 enum {
@@ -47,11 +47,11 @@ enum {
 };
 
 /* Parses argv; returns 0, or -1 with a one-line message in err. */
-int qc_options_parse(int argc, char **argv, qc_options *opts, char *err, size_t errlen);
+int qca_options_parse(int argc, char **argv, qca_options *opts, char *err, size_t errlen);
 
 /* Parses a decimal integer in [lo, hi] with nothing around it; returns 0,
  * or -1 if s is empty, not a number, or out of range. */
-int qc_parse_int(const char *s, long lo, long hi, long *out);
+int qca_parse_int(const char *s, long lo, long hi, long *out);
 
 /* What the parsed command line asks for, as the options that decide it
  * ("--engine=join --unique 16", "--solve 8"): the same string for two
@@ -59,8 +59,8 @@ int qc_parse_int(const char *s, long lo, long hi, long *out);
  * threads, their binding and the progress line, which may differ between
  * machines, are left out.  MPI ranks compare these before counting.
  * Returns 0, or -1 when it was cut to fit len. */
-int qc_options_summary(const qc_options *opts, char *buf, size_t len);
+int qca_options_summary(const qca_options *opts, char *buf, size_t len);
 
-extern const char qc_usage_text[];
+extern const char qca_usage_text[];
 
 #endif

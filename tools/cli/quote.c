@@ -28,7 +28,7 @@ static size_t utf8_printable(const unsigned char *s, size_t n)
     return len;
 }
 
-size_t qc_quote(char *dst, size_t dstlen, const char *src, size_t srclen)
+size_t qca_quote(char *dst, size_t dstlen, const char *src, size_t srclen)
 {
     const unsigned char *s = (const unsigned char *)src;
     size_t o = 0;
@@ -61,17 +61,17 @@ size_t qc_quote(char *dst, size_t dstlen, const char *src, size_t srclen)
     return o;
 }
 
-void qc_quote_in_place(char *msg, size_t msglen)
+void qca_quote_in_place(char *msg, size_t msglen)
 {
     char copy[1024];
     size_t len = strlen(msg);
     if (len >= sizeof copy)
         len = sizeof copy - 1;
     memcpy(copy, msg, len);
-    qc_quote(msg, msglen, copy, len);
+    qca_quote(msg, msglen, copy, len);
 }
 
-void qc_print_error(const char *msg)
+void qca_print_error(const char *msg)
 {
     char line[1024];
     size_t len = strlen(msg);
@@ -82,7 +82,7 @@ void qc_print_error(const char *msg)
         /* never split a UTF-8 sequence between pieces */
         while (i + n < len && ((unsigned char)msg[i + n] & 0xc0) == 0x80 && n > 196)
             n--;
-        qc_quote(line, sizeof line, msg + i, n);
+        qca_quote(line, sizeof line, msg + i, n);
         fputs(line, stderr);
     }
     fputc('\n', stderr);

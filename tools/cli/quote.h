@@ -16,13 +16,13 @@
  * controls, DEL, the C1 controls (U+0080..U+009F in UTF-8, or as raw
  * bytes) and any byte that is not part of valid UTF-8.  Printable ASCII
  * and valid UTF-8 text pass unchanged.  Returns strlen(dst). */
-size_t qc_quote(char *dst, size_t dstlen, const char *src, size_t srclen);
+size_t qca_quote(char *dst, size_t dstlen, const char *src, size_t srclen);
 
-/* Rewrites the message msg (a buffer of msglen bytes) as qc_quote does. */
-void qc_quote_in_place(char *msg, size_t msglen);
+/* Rewrites the message msg (a buffer of msglen bytes) as qca_quote does. */
+void qca_quote_in_place(char *msg, size_t msglen);
 
-/* Prints "qcount: " msg, escaped as qc_quote does, and a newline on
+/* Prints "qcount: " msg, escaped as qca_quote does, and a newline on
  * stderr. */
-void qc_print_error(const char *msg);
+void qca_print_error(const char *msg);
 
 #endif

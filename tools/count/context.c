@@ -24,7 +24,7 @@
 
 /* [isa level] The level the kernels run at, chosen by the library at the
  * first count (the best this CPU has) or by QCOUNT_ISA (tools/qcount.c). */
-const char *qc_context_isa(void)
+const char *qcc_context_isa(void)
 {
     return qc_isa_name();
 }
@@ -61,7 +61,7 @@ static void cpu_model(char *buf, size_t len)
     fclose(f);
 }
 
-void qc_context_json(FILE *out, const qc_options *opts)
+void qcc_context_json(FILE *out, const qca_options *opts)
 {
     char host[256] = "", date[32] = "";
     if (gethostname(host, sizeof host - 1) != 0)
@@ -71,7 +71,7 @@ void qc_context_json(FILE *out, const qc_options *opts)
     if (gmtime_r(&now, &utc))
         strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &utc);
     fprintf(out, ", \"context\": {\"version\": \"%s\", \"isa\": \"%s\", \"march\": ",
-            QC_VERSION, qc_context_isa());
+            QC_VERSION, qcc_context_isa());
     json_string(out, QC_MARCH);
     fprintf(out, ", \"bind\": %s, \"openmp\": %d, \"hwloc\": ", opts->bind ? "true" : "false",
 #ifdef _OPENMP
@@ -100,7 +100,7 @@ void qc_context_json(FILE *out, const qc_options *opts)
             load[2], date);
 }
 
-void qc_context_version(FILE *out)
+void qcc_context_version(FILE *out)
 {
     fprintf(out,
             "qcount %s\n"
@@ -116,7 +116,7 @@ void qc_context_version(FILE *out)
     fprintf(out, "  MPI     no (built without MPI)\n");
 #endif
     const char *forced = getenv("QCOUNT_ISA");
-    fprintf(out, "  ISA     %s (%s)\n", qc_context_isa(),
+    fprintf(out, "  ISA     %s (%s)\n", qcc_context_isa(),
             forced && *forced ? "forced by QCOUNT_ISA"
                               : "the best level this CPU has; QCOUNT_ISA=portable|avx2|avx512 forces one");
     if (strcmp(QC_MARCH, "native") == 0)

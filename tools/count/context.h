@@ -15,15 +15,15 @@
 /* The instruction-set level the engines' kernels run at ("portable",
  * "avx2", "avx512", "avx512vbmi", "neon": qc_isa_name): the one place that says it ([isa
  * level]). */
-const char *qc_context_isa(void);
+const char *qcc_context_isa(void);
 
 /* Prints ", \"context\": {...}" to out: version, isa, march, bind (from
  * opts), OpenMP and hwloc versions, MPI, host, cpus, and the date now in
  * ISO 8601 UTC. */
-void qc_context_json(FILE *out, const qc_options *opts);
+void qcc_context_json(FILE *out, const qca_options *opts);
 
 /* The GNU-style --version text: name and version, licence, and the build's
  * features (MPI, ISA level, OpenMP, hwloc). */
-void qc_context_version(FILE *out);
+void qcc_context_version(FILE *out);
 
 #endif

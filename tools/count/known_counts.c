@@ -10,7 +10,7 @@
 
 #include "known_counts.h"
 
-static const qc_known_row published[] = {
+static const qcc_known_row published[] = {
     {1, 1ull, 1ull},
     {2, 0ull, 0ull},
     {3, 0ull, 0ull},
@@ -40,16 +40,16 @@ static const qc_known_row published[] = {
     {27, 234907967154122528ull, 29363495934315694ull},
 };
 
-static const qc_known_row *table = published;
+static const qcc_known_row *table = published;
 static int rows = sizeof published / sizeof published[0];
 
-void qc_known_use(const qc_known_row *r, int count)
+void qcc_known_use(const qcc_known_row *r, int count)
 {
     table = r ? r : published;
     rows = r ? count : (int)(sizeof published / sizeof published[0]);
 }
 
-static const qc_known_row *find(int n)
+static const qcc_known_row *find(int n)
 {
     for (int i = 0; i < rows; i++)
         if (table[i].n == n)
@@ -57,17 +57,17 @@ static const qc_known_row *find(int n)
     return NULL;
 }
 
-int qc_known_digits(int n, int unique)
+int qcc_known_digits(int n, int unique)
 {
-    const qc_known_row *row = find(n);
+    const qcc_known_row *row = find(n);
     char buf[48];
     return row ? (int)strlen(qc_u128_format(unique ? row->unique : row->total, buf)) : 0;
 }
 
-qc_known_verdict qc_known_compare(int n, qc_u128 total, const qc_u128 *unique,
-                                  char *msg, size_t msglen)
+qcc_known_verdict qcc_known_compare(int n, qc_u128 total, const qc_u128 *unique,
+                                    char *msg, size_t msglen)
 {
-    const qc_known_row *row = find(n);
+    const qcc_known_row *row = find(n);
     if (!row) {
         snprintf(msg, msglen, "N=%d: no known value to check against (OEIS A000170 and A002562 "
                  "give N up to %d)", n, QC_KNOWN_N_MAX);

@@ -11,12 +11,12 @@
 #include "known_counts.h"
 #include "known_test.h"
 
-int qc_known_test_load(void)
+int qcc_known_test_load(void)
 {
     const char *path = getenv("QCOUNT_TEST_KNOWN");
     if (!path)
         return 0;
-    static qc_known_row rows[64];
+    static qcc_known_row rows[64];
     FILE *f = fopen(path, "r");
     if (!f)
         return -1;
@@ -26,9 +26,9 @@ int qc_known_test_load(void)
         int n;
         unsigned long long total, unique;
         if (line[0] != '#' && sscanf(line, "%d %llu %llu", &n, &total, &unique) == 3)
-            rows[count++] = (qc_known_row){n, total, unique};
+            rows[count++] = (qcc_known_row){n, total, unique};
     }
     fclose(f);
-    qc_known_use(rows, count);
+    qcc_known_use(rows, count);
     return 0;
 }

@@ -9,6 +9,6 @@
 /* When QCOUNT_TEST_KNOWN names a file, makes its rows the table of
  * known_counts.h.  Returns 0 (also when the variable is unset), or -1 if
  * the file cannot be read. */
-int qc_known_test_load(void);
+int qcc_known_test_load(void);
 
 #endif

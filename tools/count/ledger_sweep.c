@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ledger_sweep.c — removing the temporary files that runs killed while
- * creating a ledger left beside it (see qct_ledger_sweep in ledger.h).
+ * creating a ledger left beside it (see qcc_ledger_sweep in ledger.h).
  */
 #define _GNU_SOURCE   /* dirfd */
 #include <dirent.h>
@@ -14,7 +14,7 @@
 
 #include "ledger.h"
 
-void qct_ledger_sweep(const char *path)
+void qcc_ledger_sweep(const char *path)
 {
     const char *slash = strrchr(path, '/');
     const char *base = slash ? slash + 1 : path;
@@ -35,7 +35,7 @@ void qct_ledger_sweep(const char *path)
             continue;
         struct stat st;
         if (fstatat(dirfd(d), n, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode)
-            && now - st.st_mtime >= QCT_LEDGER_STALE_SECONDS)
+            && now - st.st_mtime >= QCC_LEDGER_STALE_SECONDS)
             unlinkat(dirfd(d), n, 0);
     }
     closedir(d);

@@ -45,12 +45,12 @@ static void on_stop_signal(int sig)
  * them out and adds nothing for them; the others are the ledger's. */
 static int unit_known(void *ctx, size_t unit, qc_tally *out)
 {
-    qc_longrun_ctx *lr = ctx;
+    qcc_longrun_ctx *lr = ctx;
     if (lr->member && !lr->member[unit]) {
         *out = (qc_tally){0, 0};
         return 1;
     }
-    return lr->ledger && qct_ledger_get(lr->ledger, unit, out) == 0;
+    return lr->ledger && qcc_ledger_get(lr->ledger, unit, out) == 0;
 }
 
 /* [unit CPU time] A unit's CPU seconds: the calling worker's CPU clock
@@ -68,7 +68,7 @@ static double thread_cpu_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void unit_clock_start(qc_longrun_ctx *lr)
+static void unit_clock_start(qcc_longrun_ctx *lr)
 {
     static long generations;
     lr->generation = __atomic_add_fetch(&generations, 1, __ATOMIC_RELAXED);
@@ -76,7 +76,7 @@ static void unit_clock_start(qc_longrun_ctx *lr)
     unit_clock.cpu = thread_cpu_seconds();
 }
 
-static double unit_cpu_seconds(const qc_longrun_ctx *lr)
+static double unit_cpu_seconds(const qcc_longrun_ctx *lr)
 {
     double now = thread_cpu_seconds(), since = unit_clock.generation == lr->generation
                                                    ? unit_clock.cpu : 0;
@@ -87,8 +87,8 @@ static double unit_cpu_seconds(const qc_longrun_ctx *lr)
 
 static int unit_done(void *ctx, size_t unit, const qc_tally *t)
 {
-    qc_longrun_ctx *lr = ctx;
-    qct_unit_log log = {.cpu_seconds = -1};
+    qcc_longrun_ctx *lr = ctx;
+    qcc_unit_log log = {.cpu_seconds = -1};
     snprintf(log.engine, sizeof log.engine, "%s", lr->engine);
     if (lr->remote) {
         /* counted by some rank: which one, at what level, the job does
@@ -101,7 +101,7 @@ static int unit_done(void *ctx, size_t unit, const qc_tally *t)
         log.cpu_seconds = unit_cpu_seconds(lr);
         snprintf(log.isa, sizeof log.isa, "%s", qc_isa_name());
     }
-    if (lr->ledger && qct_ledger_record_log(lr->ledger, unit, t, &log) != 0) {
+    if (lr->ledger && qcc_ledger_record_log(lr->ledger, unit, t, &log) != 0) {
         lr->write_errno = errno;
         return -1;
     }
@@ -112,7 +112,7 @@ static int unit_done(void *ctx, size_t unit, const qc_tally *t)
  * done nor to do. */
 static void progress(void *ctx, const qc_progress *p)
 {
-    qc_longrun_ctx *lr = ctx;
+    qcc_longrun_ctx *lr = ctx;
     if (!lr->line)
         return;
     qc_progress mine = *p;
@@ -124,24 +124,24 @@ static void progress(void *ctx, const qc_progress *p)
     mine.work_resumed -= lr->others_work;
     if (mine.work_resumed < 0)   /* rounding */
         mine.work_resumed = 0;
-    qcp_line_update(lr->line, &mine);
+    qcc_line_update(lr->line, &mine);
 }
 
-int qc_longrun_open(qc_longrun_ctx *lr, const qc_options *opts, const qc_plan *plan,
-                    char *msg, size_t msglen)
+int qcc_longrun_open(qcc_longrun_ctx *lr, const qca_options *opts, const qc_plan *plan,
+                     char *msg, size_t msglen)
 {
     memset(lr, 0, sizeof *lr);
     lr->path = opts->checkpoint;
     lr->remote = qct_mpi_launcher_rank() >= 0;
     const char *engine = qc_engine_name(qc_plan_engine(plan));
     snprintf(lr->engine, sizeof lr->engine, "%s", engine ? engine : "?");
-    qct_part part = {0, 0, 0, 0};
+    qcc_part part = {0, 0, 0, 0};
     if (opts->parts) {
         const size_t units = qc_plan_unit_count(plan);
         part.index = (uint32_t)opts->part;
         part.count = (uint32_t)opts->parts;
         lr->member = malloc(units ? units : 1);
-        if (!lr->member || qct_part_fill(plan, &part, lr->member) != 0) {
+        if (!lr->member || qcc_part_fill(plan, &part, lr->member) != 0) {
             free(lr->member);
             lr->member = NULL;
             snprintf(msg, msglen, "out of memory dealing the units into parts");
@@ -154,7 +154,7 @@ int qc_longrun_open(qc_longrun_ctx *lr, const qc_options *opts, const qc_plan *p
             }
     }
     if (opts->checkpoint
-        && qct_ledger_open_part(&lr->ledger, opts->checkpoint, plan, &part, msg, msglen) != 0) {
+        && qcc_ledger_open_part(&lr->ledger, opts->checkpoint, plan, &part, msg, msglen) != 0) {
         free(lr->member);
         lr->member = NULL;
         return 2;
@@ -162,16 +162,16 @@ int qc_longrun_open(qc_longrun_ctx *lr, const qc_options *opts, const qc_plan *p
     return 0;
 }
 
-void qc_longrun_show_progress(qc_longrun_ctx *lr, const qc_options *opts, size_t units)
+void qcc_longrun_show_progress(qcc_longrun_ctx *lr, const qca_options *opts, size_t units)
 {
-    int finished = lr->ledger && qct_ledger_done_count(lr->ledger) == units - lr->others;
+    int finished = lr->ledger && qcc_ledger_done_count(lr->ledger) == units - lr->others;
     int tty = isatty(STDERR_FILENO);
     if (!finished && (opts->progress == QC_PROGRESS_ALWAYS
                       || (opts->progress == QC_PROGRESS_AUTO && tty)))
-        lr->line = qcp_line_start(STDERR_FILENO, tty);
+        lr->line = qcc_line_start(STDERR_FILENO, tty);
 }
 
-void qc_longrun_hooks(qc_longrun_ctx *lr, qc_run_options *run)
+void qcc_longrun_hooks(qcc_longrun_ctx *lr, qc_run_options *run)
 {
     run->hook_ctx = lr;
     run->unit_known = lr->ledger || lr->member ? unit_known : NULL;
@@ -194,40 +194,40 @@ static void catch_pair(int a, int b, struct sigaction *old_a, struct sigaction *
     sigaction(b, &sa, old_b);
 }
 
-void qc_longrun_catch_signals(struct sigaction *old_int, struct sigaction *old_term)
+void qcc_longrun_catch_signals(struct sigaction *old_int, struct sigaction *old_term)
 {
     catch_pair(SIGINT, SIGTERM, old_int, old_term);
 }
 
-void qc_longrun_catch_forwarded(void)
+void qcc_longrun_catch_forwarded(void)
 {
     catch_pair(SIGUSR1, SIGUSR2, NULL, NULL);
 }
 
-int qc_longrun_stop_signal(void)
+int qcc_longrun_stop_signal(void)
 {
     return __atomic_load_n(&stop_signal, __ATOMIC_RELAXED);
 }
 
-int qc_longrun_sync(qc_longrun_ctx *lr, char *msg, size_t msglen)
+int qcc_longrun_sync(qcc_longrun_ctx *lr, char *msg, size_t msglen)
 {
-    if (!lr->ledger || qct_ledger_sync(lr->ledger) == 0)
+    if (!lr->ledger || qcc_ledger_sync(lr->ledger) == 0)
         return 0;
     snprintf(msg, msglen, "ledger '%s': cannot sync: %s", lr->path, strerror(errno));
     return 2;
 }
 
 /* "stopped by WHY: ...": the exit status 128+signal. */
-static int say_stopped(const qc_longrun_ctx *lr, const char *why, size_t counted, size_t units,
+static int say_stopped(const qcc_longrun_ctx *lr, const char *why, size_t counted, size_t units,
                        char *msg, size_t msglen)
 {
-    int sig = qc_longrun_stop_signal();
+    int sig = qcc_longrun_stop_signal();
     if (!why)
         why = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
     if (lr->ledger)
         snprintf(msg, msglen, "stopped by %s: %zu of %zu work units are saved in ledger '%s'; "
                  "run the same command again to resume", why,
-                 qct_ledger_done_count(lr->ledger), units, lr->path);
+                 qcc_ledger_done_count(lr->ledger), units, lr->path);
     else
         snprintf(msg, msglen, "stopped by %s after %zu of %zu work units; without "
                  "--checkpoint the work done is lost", why, counted, units);
@@ -235,7 +235,7 @@ static int say_stopped(const qc_longrun_ctx *lr, const char *why, size_t counted
 }
 
 /* "WHY: ...", WHY being what ran out of memory: the exit status 2. */
-static int say_out_of_memory(const qc_longrun_ctx *lr, const char *why, size_t counted,
+static int say_out_of_memory(const qcc_longrun_ctx *lr, const char *why, size_t counted,
                              size_t units, char *msg, size_t msglen)
 {
     if (!why)
@@ -243,21 +243,21 @@ static int say_out_of_memory(const qc_longrun_ctx *lr, const char *why, size_t c
     if (lr->ledger)
         snprintf(msg, msglen, "%s: %zu of %zu work units are saved in ledger '%s'; "
                  "run it again, with fewer --threads, to resume",
-                 why, qct_ledger_done_count(lr->ledger), units, lr->path);
+                 why, qcc_ledger_done_count(lr->ledger), units, lr->path);
     else
         snprintf(msg, msglen, "%s (%zu of %zu were counted); try fewer --threads",
                  why, counted, units);
     return 2;
 }
 
-int qc_longrun_verdict(qc_longrun_ctx *lr, int rc, const char *why, size_t counted, size_t units,
-                       char *msg, size_t msglen)
+int qcc_longrun_verdict(qcc_longrun_ctx *lr, int rc, const char *why, size_t counted, size_t units,
+                        char *msg, size_t msglen)
 {
     if (rc == QC_EHOOK) {
         snprintf(msg, msglen, "ledger '%s': cannot write: %s", lr->path, strerror(lr->write_errno));
         return 2;
     }
-    if (qc_longrun_sync(lr, msg, msglen) != 0)
+    if (qcc_longrun_sync(lr, msg, msglen) != 0)
         return 2;
     if (rc == QC_OK)
         return 0;
@@ -269,8 +269,8 @@ int qc_longrun_verdict(qc_longrun_ctx *lr, int rc, const char *why, size_t count
     return 2;
 }
 
-int qc_longrun_unique(const qc_options *opts, const qc_result *r, qc_u128 *unique, char *msg,
-                      size_t msglen)
+int qcc_longrun_unique(const qca_options *opts, const qc_result *r, qc_u128 *unique, char *msg,
+                       size_t msglen)
 {
     *unique = 0;
     if (!opts->unique)
@@ -284,31 +284,31 @@ int qc_longrun_unique(const qc_options *opts, const qc_result *r, qc_u128 *uniqu
     return 0;
 }
 
-void qc_longrun_close(qc_longrun_ctx *lr)
+void qcc_longrun_close(qcc_longrun_ctx *lr)
 {
-    qct_ledger_close(lr->ledger);
+    qcc_ledger_close(lr->ledger);
     lr->ledger = NULL;
     free(lr->member);
     lr->member = NULL;
 }
 
-int qc_longrun(const qc_options *opts, const qc_plan *plan, qc_result *result,
-               char *msg, size_t msglen)
+int qcc_longrun(const qca_options *opts, const qc_plan *plan, qc_result *result,
+                char *msg, size_t msglen)
 {
-    qc_longrun_ctx lr;
-    if (qc_longrun_open(&lr, opts, plan, msg, msglen) != 0)
+    qcc_longrun_ctx lr;
+    if (qcc_longrun_open(&lr, opts, plan, msg, msglen) != 0)
         return 2;
 
     struct sigaction old_int, old_term;
-    qc_longrun_catch_signals(&old_int, &old_term);
+    qcc_longrun_catch_signals(&old_int, &old_term);
     size_t units = qc_plan_unit_count(plan);
-    qc_longrun_show_progress(&lr, opts, units);
+    qcc_longrun_show_progress(&lr, opts, units);
 
     qc_run_options run = {.size = sizeof run, .threads = opts->threads, .bind = opts->bind};
-    qc_longrun_hooks(&lr, &run);
+    qcc_longrun_hooks(&lr, &run);
     unit_clock_start(&lr);
     int rc = qc_run(plan, &run, result);
-    qcp_line_stop(lr.line);
+    qcc_line_stop(lr.line);
     if (result->units_resumed >= lr.others) {   /* the part's alone */
         result->units -= lr.others;
         result->units_resumed -= lr.others;
@@ -318,8 +318,8 @@ int qc_longrun(const qc_options *opts, const qc_plan *plan, qc_result *result,
         fprintf(stderr, "qcount: the system let only %d of the %d threads start; "
                 "counted on %d\n", result->threads, opts->threads, result->threads);
 
-    int status = qc_longrun_verdict(&lr, rc, NULL, result->units, units, msg, msglen);
-    qc_longrun_close(&lr);
+    int status = qcc_longrun_verdict(&lr, rc, NULL, result->units, units, msg, msglen);
+    qcc_longrun_close(&lr);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     return status;

@@ -7,7 +7,7 @@
 
 #include "part.h"
 
-int qct_part_parse(const char *s, qct_part *p)
+int qcc_part_parse(const char *s, qcc_part *p)
 {
     unsigned long k = 0, m = 0;
     int used = 0;
@@ -19,9 +19,9 @@ int qct_part_parse(const char *s, qct_part *p)
         slash++;
     if (slash[1] < '0' || slash[1] > '9')   /* sscanf would take "1/ 2" and "1/+2" */
         return -1;
-    if (k < 1 || m < 1 || k > m || m > QCT_PART_MAX)
+    if (k < 1 || m < 1 || k > m || m > QCC_PART_MAX)
         return -1;
-    *p = (qct_part){.index = (uint32_t)k, .count = (uint32_t)m};
+    *p = (qcc_part){.index = (uint32_t)k, .count = (uint32_t)m};
     return 0;
 }
 
@@ -35,7 +35,7 @@ static uint64_t weight(double cost, double top)
     return w == 0 && cost > 0 ? 1 : w;
 }
 
-void qct_part_deal(const qc_plan *plan, uint32_t count, uint32_t *of)
+void qcc_part_deal(const qc_plan *plan, uint32_t count, uint32_t *of)
 {
     const size_t units = qc_plan_unit_count(plan);
     double top = 0;
@@ -73,7 +73,7 @@ static uint64_t mix(uint64_t h, uint64_t v)
     return h;
 }
 
-int qct_part_fill(const qc_plan *plan, qct_part *p, unsigned char *member)
+int qcc_part_fill(const qc_plan *plan, qcc_part *p, unsigned char *member)
 {
     const size_t units = qc_plan_unit_count(plan);
     uint32_t *of = NULL;
@@ -81,7 +81,7 @@ int qct_part_fill(const qc_plan *plan, qct_part *p, unsigned char *member)
         of = malloc((units ? units : 1) * sizeof *of);
         if (!of)
             return -1;
-        qct_part_deal(plan, p->count, of);
+        qcc_part_deal(plan, p->count, of);
     }
     uint64_t h = mix(0, p->count), n = 0;
     for (size_t u = 0; u < units; u++) {
@@ -99,7 +99,7 @@ int qct_part_fill(const qc_plan *plan, qct_part *p, unsigned char *member)
     return 0;
 }
 
-const char *qct_part_name(const qct_part *p, char *buf, size_t len)
+const char *qcc_part_name(const qcc_part *p, char *buf, size_t len)
 {
     if (p->count)
         snprintf(buf, len, "%u/%u", (unsigned)p->index, (unsigned)p->count);

@@ -20,35 +20,35 @@
  * qcount that deals otherwise is refused rather than counted wrong, and
  * qcount merge checks coverage unit by unit whatever the split.
  */
-#ifndef QCT_PART_H
-#define QCT_PART_H
+#ifndef QCC_PART_H
+#define QCC_PART_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "qcount.h"
 
-#define QCT_PART_MAX 1000000u   /* parts of one count, at most */
+#define QCC_PART_MAX 1000000u   /* parts of one count, at most */
 
 /* One part: index K of count M (1 <= K <= M), or the whole plan
  * (index = count = 0); with its units' number and digest. */
-typedef struct qct_part {
+typedef struct qcc_part {
     uint32_t index, count;
     uint64_t units;
     uint64_t digest;
-} qct_part;
+} qcc_part;
 
-/* Parses "K/M" (1 <= K <= M <= QCT_PART_MAX) into p's index and count;
+/* Parses "K/M" (1 <= K <= M <= QCC_PART_MAX) into p's index and count;
  * 0, or -1 for anything else. */
-int qct_part_parse(const char *s, qct_part *p);
+int qcc_part_parse(const char *s, qcc_part *p);
 /* Deals plan's units into count parts: of[u] = the part (1..count) of
  * unit u; of has qc_plan_unit_count entries.  count >= 1. */
-void qct_part_deal(const qc_plan *plan, uint32_t count, uint32_t *of);
+void qcc_part_deal(const qc_plan *plan, uint32_t count, uint32_t *of);
 /* Fills p's units and digest for plan from its index and count (the whole
  * plan when count is 0); with `member` not NULL, also member[u] = 1 for
  * its units, 0 for the others.  0, or -1 out of memory. */
-int qct_part_fill(const qc_plan *plan, qct_part *p, unsigned char *member);
+int qcc_part_fill(const qc_plan *plan, qcc_part *p, unsigned char *member);
 /* "K/M", or "whole" for the whole plan, into buf (>= 24 bytes). */
-const char *qct_part_name(const qct_part *p, char *buf, size_t len);
+const char *qcc_part_name(const qcc_part *p, char *buf, size_t len);
 
 #endif

@@ -2,7 +2,7 @@
 /*
  * progress.c — the live progress line (see progress.h).
  *
- * The scheduler reports each finished unit through qcp_line_update, under
+ * The scheduler reports each finished unit through qcc_line_update, under
  * its own serialisation; this file copies the snapshot under a mutex and
  * a thread of its own draws it once a second, so the line keeps moving
  * (elapsed, ETA) even while units take long, and the workers never wait
@@ -23,7 +23,7 @@
 #include "qct_clock.h"
 #include "progress.h"
 
-struct qcp_line {
+struct qcc_line {
     int fd, tty;
     pthread_t thread;
     pthread_mutex_t lock;
@@ -50,7 +50,7 @@ static void format_duration(double s, char *buf, size_t len)
         snprintf(buf, len, "%lu:%02lu:%02lu", h, m, sec);
 }
 
-void qcp_line_format(const qc_progress *p, double elapsed, char *buf, size_t len)
+void qcc_line_format(const qc_progress *p, double elapsed, char *buf, size_t len)
 {
     /* the share done and the ETA by the units' estimated work, at the
      * pace of the work counted by this run (resumed units took no time) */
@@ -105,10 +105,10 @@ static int terminal_width(int fd)
 }
 
 /* Draws the line; called with the lock held. */
-static void draw(qcp_line *line)
+static void draw(qcc_line *line)
 {
     char text[256], out[300];
-    qcp_line_format(&line->last, qct_now_seconds() - line->start, text, sizeof text);
+    qcc_line_format(&line->last, qct_now_seconds() - line->start, text, sizeof text);
     /* one column short of the width: some terminals wrap on the last */
     int width = line->tty ? terminal_width(line->fd) : 0;
     if (width > 1 && strlen(text) > (size_t)width - 1)
@@ -122,7 +122,7 @@ static void draw(qcp_line *line)
 
 static void *draw_loop(void *arg)
 {
-    qcp_line *line = arg;
+    qcc_line *line = arg;
     pthread_mutex_lock(&line->lock);
     for (;;) {
         /* every refresh; once more at the end into a file (the final
@@ -144,9 +144,9 @@ static void *draw_loop(void *arg)
     return NULL;
 }
 
-qcp_line *qcp_line_start(int fd, int tty)
+qcc_line *qcc_line_start(int fd, int tty)
 {
-    qcp_line *line = calloc(1, sizeof *line);
+    qcc_line *line = calloc(1, sizeof *line);
     if (!line)
         return NULL;
     line->fd = fd;
@@ -163,9 +163,9 @@ qcp_line *qcp_line_start(int fd, int tty)
     return line;
 }
 
-void qcp_line_update(void *ctx, const qc_progress *p)
+void qcc_line_update(void *ctx, const qc_progress *p)
 {
-    qcp_line *line = ctx;
+    qcc_line *line = ctx;
     pthread_mutex_lock(&line->lock);
     line->last = *p;
     if (!line->have) {        /* the first report: draw it now */
@@ -175,7 +175,7 @@ void qcp_line_update(void *ctx, const qc_progress *p)
     pthread_mutex_unlock(&line->lock);
 }
 
-void qcp_line_stop(qcp_line *line)
+void qcc_line_stop(qcc_line *line)
 {
     if (!line)
         return;

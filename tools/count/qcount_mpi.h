@@ -14,6 +14,6 @@
  * message, or NULL), counts opts->n across its ranks, prints on rank 0;
  * returns the exit status, or QC_MPI_RUN_HERE (mpi_load.h) on rank 0 when
  * the job agreed on a mode that rank 0 runs alone. */
-int qcount_mpi_main(const qc_options *opts, const char *refused, int *argc, char ***argv);
+int qcc_mpi_main(const qca_options *opts, const char *refused, int *argc, char ***argv);
 
 #endif

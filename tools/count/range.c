@@ -13,8 +13,8 @@
 #include "range.h"
 #include "report.h"
 
-/* Counts one N; returns the exit status as qc_range_count does. */
-static int count_one(const qc_options *o)
+/* Counts one N; returns the exit status as qcc_range_count does. */
+static int count_one(const qca_options *o)
 {
     qc_plan *plan;
     int rc = qc_plan_create_with(&plan, o->n, o->engine,
@@ -28,26 +28,26 @@ static int count_one(const qc_options *o)
     }
     qc_result result;
     char msg[512];
-    rc = qc_longrun(o, plan, &result, msg, sizeof msg);   /* ledger, progress, signals */
+    rc = qcc_longrun(o, plan, &result, msg, sizeof msg);   /* ledger, progress, signals */
     qc_plan_free(plan);
     qc_u128 unique;
     if (rc == 0)
-        rc = qc_longrun_unique(o, &result, &unique, msg, sizeof msg);
+        rc = qcc_longrun_unique(o, &result, &unique, msg, sizeof msg);
     if (rc != 0) {
-        qc_print_error(msg);   /* may quote the ledger's file name */
+        qca_print_error(msg);   /* may quote the ledger's file name */
         return rc;
     }
     if (o->parts)   /* a share, not the count: say so where it cannot be mistaken */
         fprintf(stderr, "qcount: part %d/%d of N=%d: %zu work units, their solutions on "
                 "stdout; 'qcount merge' the parts' ledgers for the total\n",
                 o->part, o->parts, o->n, result.units);
-    return qc_report_result(o, &result, unique, NULL, NULL);
+    return qcc_report_result(o, &result, unique, NULL, NULL);
 }
 
-int qc_range_count(const qc_options *opts)
+int qcc_range_count(const qca_options *opts)
 {
     for (int n = opts->n; n <= opts->n_last; n++) {
-        qc_options one = *opts;
+        qca_options one = *opts;
         one.n = n;
         if (!opts->engine_given)
             one.engine = opts->plan ? QC_ENGINE_JOIN : qc_engine_default(n);

@@ -14,6 +14,6 @@
  * N that fails, is stopped, or differs from the published count under
  * --check.  Returns the exit status: 0, 1 (--check found a difference),
  * 2 (an error, said on stderr) or 128+signal. */
-int qc_range_count(const qc_options *opts);
+int qcc_range_count(const qca_options *opts);
 
 #endif

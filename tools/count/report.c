@@ -20,13 +20,13 @@ static double run_rate(const qc_result *r)
  * room for any count of a board up to 32 when there is none. */
 static int column_width(int last, int unique)
 {
-    int w = qc_known_digits(last, unique);
+    int w = qcc_known_digits(last, unique);
     return w > 0 ? w : 24;
 }
 
 /* One line of a range: "N total [unique]", right-aligned to the range's
  * last N; with --format=bfile, "N a(N)" (A000170, or A002562 with -u). */
-static void print_line(const qc_options *o, const char *total, const char *unique)
+static void print_line(const qca_options *o, const char *total, const char *unique)
 {
     if (o->mode.format == QC_FORMAT_BFILE) {
         printf("%d %s\n", o->n, o->unique ? unique : total);
@@ -39,7 +39,7 @@ static void print_line(const qc_options *o, const char *total, const char *uniqu
     putchar('\n');
 }
 
-static void print_json(const qc_options *o, const qc_result *r, const char *total,
+static void print_json(const qca_options *o, const qc_result *r, const char *total,
                        const char *unique, const char *check,
                        void (*json_extra)(FILE *out, void *ctx), void *ctx)
 {
@@ -65,16 +65,16 @@ static void print_json(const qc_options *o, const qc_result *r, const char *tota
         json_extra(stdout, ctx);
     else
         printf(", \"cpus\": \"%s\", \"cpu_count\": %d", r->cpus, r->cpu_count);
-    qc_context_json(stdout, o);
+    qcc_context_json(stdout, o);
     printf("}\n");
 }
 
 /* --check: 0 when N's counts agree with the published ones or there are
  * none (said on stderr), 1 when they differ (said on stderr). */
-static int check_counts(const qc_options *o, const qc_result *r, qc_u128 unique, const char **word)
+static int check_counts(const qca_options *o, const qc_result *r, qc_u128 unique, const char **word)
 {
     char msg[256];
-    qc_known_verdict v = qc_known_compare(o->n, r->total, o->unique ? &unique : NULL, msg, sizeof msg);
+    qcc_known_verdict v = qcc_known_compare(o->n, r->total, o->unique ? &unique : NULL, msg, sizeof msg);
     static const char *const words[] = {
         [QC_KNOWN_AGREE] = "agree", [QC_KNOWN_DIFFER] = "differs", [QC_KNOWN_NONE] = "unknown"};
     *word = words[v];
@@ -83,8 +83,8 @@ static int check_counts(const qc_options *o, const qc_result *r, qc_u128 unique,
     return v == QC_KNOWN_DIFFER;
 }
 
-int qc_report_result(const qc_options *o, const qc_result *r, qc_u128 fundamental,
-                     void (*json_extra)(FILE *out, void *ctx), void *ctx)
+int qcc_report_result(const qca_options *o, const qc_result *r, qc_u128 fundamental,
+                      void (*json_extra)(FILE *out, void *ctx), void *ctx)
 {
     char total[48], placements[48], unique[48] = "";
     qc_u128_format(r->total, total);

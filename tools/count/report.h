@@ -14,7 +14,7 @@
 #include "options.h"
 
 /* Prints r, the count of opts->n, and with --unique its fundamental count
- * `unique` (qc_longrun_unique), as opts asks.  json_extra, when set,
+ * `unique` (qcc_longrun_unique), as opts asks.  json_extra, when set,
  * appends fields to the JSON object (it prints ", \"key\": value..." to
  * out: an MPI job's ranks); without it the count ran in this process, and
  * the JSON object gives the CPUs its threads ran on, r->cpus and
@@ -23,7 +23,7 @@
  * time over the interval of seconds).  Returns 0; 1 when --check found a count that differs from the
  * published one (named on stderr); or 2 with a one-line message on stderr
  * when stdout cannot be written. */
-int qc_report_result(const qc_options *opts, const qc_result *r, qc_u128 unique,
-                     void (*json_extra)(FILE *out, void *ctx), void *ctx);
+int qcc_report_result(const qca_options *opts, const qc_result *r, qc_u128 unique,
+                      void (*json_extra)(FILE *out, void *ctx), void *ctx);
 
 #endif

@@ -32,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ledger_files.h"
 #include "ledgers.h"
 
 static const char usage[] =
@@ -70,8 +71,8 @@ static uint64_t splitmix64(uint64_t *state)
 
 static int by_unit(const void *a, const void *b)
 {
-    const qct_ledger_entry *x = *(const qct_ledger_entry *const *)a;
-    const qct_ledger_entry *y = *(const qct_ledger_entry *const *)b;
+    const qcc_ledger_entry *x = *(const qcc_ledger_entry *const *)a;
+    const qcc_ledger_entry *y = *(const qcc_ledger_entry *const *)b;
     return (x->unit > y->unit) - (x->unit < y->unit);
 }
 
@@ -123,7 +124,7 @@ static void note_path(path_count *paths, size_t *count, const char *path)
  * it has none); under --by=backtrack path 0 is not taken (QC_ENOTSUP)
  * and path 1 is the backtracking. */
 typedef struct recount_job {
-    const qct_ledger_entry *entry;
+    const qcc_ledger_entry *entry;
     const char *level;        /* for path 0 */
     qc_tally tally[2];
     int rc[2];
@@ -307,15 +308,15 @@ static int parse_options(int argc, char **argv, audit_options *o)
 
 /* The sample: the first `want` of a Fisher-Yates shuffle of f's entries
  * by the seed, into pick (f->count slots), in unit order. */
-static void draw_sample(const qct_ledger_file *f, uint64_t seed, size_t want,
-                        const qct_ledger_entry **pick)
+static void draw_sample(const qcc_ledger_file *f, uint64_t seed, size_t want,
+                        const qcc_ledger_entry **pick)
 {
     for (size_t i = 0; i < f->count; i++)
         pick[i] = &f->entries[i];
     uint64_t state = seed;
     for (size_t i = 0; i < want; i++) {
         size_t j = i + (size_t)(splitmix64(&state) % (f->count - i));
-        const qct_ledger_entry *t = pick[i];
+        const qcc_ledger_entry *t = pick[i];
         pick[i] = pick[j];
         pick[j] = t;
     }
@@ -331,7 +332,7 @@ static int report(const recount_job *jobs, size_t want, path_count *paths)
     size_t checked_len = 0;
     FILE *units_line = open_memstream(&checked, &checked_len);
     for (size_t i = 0; i < want; i++) {
-        const qct_ledger_entry *e = jobs[i].entry;
+        const qcc_ledger_entry *e = jobs[i].entry;
         if (units_line)
             fprintf(units_line, " %llu", (unsigned long long)e->unit);
         int unit_failed = 0, unit_differs = 0;
@@ -382,7 +383,7 @@ int qcl_audit_main(int argc, char **argv)
     qcl_bound b;
     if (qcl_load(argv[optind], &b) != 0)
         return 2;
-    const qct_ledger_file *f = b.file;
+    const qcc_ledger_file *f = b.file;
     if (o.backtrack && qc_plan_engine(b.plan) != QC_ENGINE_JOIN) {
         qcl_error("audit", "--by=backtrack: ledger '%s' is of engine %s, whose units are not "
                   "described as cases (only join's are)", b.path, f->header.engine);
@@ -392,7 +393,7 @@ int qcl_audit_main(int argc, char **argv)
     size_t want = (size_t)((double)f->count * o.percent / 100.0);
     if ((double)want < (double)f->count * o.percent / 100.0)
         want++;   /* rounded up: a sample of a small ledger is not empty */
-    const qct_ledger_entry **pick = malloc((f->count ? f->count : 1) * sizeof *pick);
+    const qcc_ledger_entry **pick = malloc((f->count ? f->count : 1) * sizeof *pick);
     path_count *paths = calloc(2 * want + 1, sizeof *paths);
     recount_job *jobs = calloc(want + 1, sizeof *jobs);
     if (!pick || !paths || !jobs) {
@@ -408,7 +409,7 @@ int qcl_audit_main(int argc, char **argv)
     char name[24];
     printf("ledger %s: N=%d, engine %s, fingerprint %016llx, part %s\n", b.path,
            f->header.n, f->header.engine, (unsigned long long)f->header.fingerprint,
-           qct_part_name(&f->header.part, name, sizeof name));
+           qcc_part_name(&f->header.part, name, sizeof name));
     printf("seed %llu\n", (unsigned long long)o.seed);
     printf("sample %g%% of %zu finished units: %zu units\n", o.percent, f->count, want);
     fflush(stdout);

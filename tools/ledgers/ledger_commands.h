@@ -22,8 +22,8 @@
 #define QC_LEDGER_COMMANDS_H
 
 /* Whether word names one of these commands. */
-int qc_ledger_command_named(const char *word);
+int qcl_command_named(const char *word);
 /* Runs the command argv[0] with its arguments; returns the exit status. */
-int qc_ledger_command(int argc, char **argv);
+int qcl_command(int argc, char **argv);
 
 #endif

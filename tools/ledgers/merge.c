@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ledger_files.h"
 #include "ledgers.h"
 
 static const char usage[] = "usage: qcount merge [--json] LEDGER...";
@@ -52,13 +53,13 @@ static void print_parts(FILE *out, const qcl_bound *b, int count)
     for (int i = 0; i < count; i++) {
         char name[24];
         fprintf(out, i ? ", " : "");
-        fputs(qct_part_name(&b[i].file->header.part, name, sizeof name), out);
+        fputs(qcc_part_name(&b[i].file->header.part, name, sizeof name), out);
     }
 }
 
 static void print_json(const qcl_bound *b, int count, const merge_state *m, int complete)
 {
-    const qct_ledger_header *h = &b[0].file->header;
+    const qcc_ledger_header *h = &b[0].file->header;
     char total[48] = "null";
     if (complete) {
         qc_u128 sum = 0;
@@ -77,7 +78,7 @@ static void print_json(const qcl_bound *b, int count, const merge_state *m, int 
         printf(i ? ", {\"file\": " : "{\"file\": ");
         qcl_json_string(stdout, b[i].path);
         printf(", \"part\": ");
-        qcl_json_string(stdout, qct_part_name(&b[i].file->header.part, name, sizeof name));
+        qcl_json_string(stdout, qcc_part_name(&b[i].file->header.part, name, sizeof name));
         printf(", \"format\": %u, \"records\": %zu}", b[i].file->header.version, b[i].file->count);
     }
     printf("]}\n");
@@ -86,9 +87,9 @@ static void print_json(const qcl_bound *b, int count, const merge_state *m, int 
 /* The entries of ledger i into m; conflicting tallies said on stderr. */
 static void take(merge_state *m, const qcl_bound *b, int i)
 {
-    const qct_ledger_file *f = b[i].file;
+    const qcc_ledger_file *f = b[i].file;
     for (size_t k = 0; k < f->count; k++) {
-        const qct_ledger_entry *e = &f->entries[k];
+        const qcc_ledger_entry *e = &f->entries[k];
         size_t u = (size_t)e->unit;
         if (!m->have[u]) {
             m->have[u] = 1;
@@ -128,7 +129,7 @@ static void say_missing(const merge_state *m, const qcl_bound *b, int count)
         uint32_t *of = malloc((m->units ? m->units : 1) * sizeof *of);
         unsigned char *lacking = calloc(parts + 1, 1);
         if (of && lacking) {
-            qct_part_deal(b[0].plan, parts, of);
+            qcc_part_deal(b[0].plan, parts, of);
             for (size_t u = 0; u < m->units; u++)
                 if (!m->have[u])
                     lacking[of[u]] = 1;

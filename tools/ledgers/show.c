@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ledger_files.h"
 #include "ledgers.h"
 
 static const char usage[] = "usage: qcount show [--json] LEDGER";
@@ -31,20 +32,20 @@ static const char help[] =
 
 static int by_unit(const void *a, const void *b)
 {
-    const qct_ledger_entry *x = a, *y = b;
+    const qcc_ledger_entry *x = a, *y = b;
     return (x->unit > y->unit) - (x->unit < y->unit);
 }
 
 /* Whether this qcount deals h's part as the ledger's writer did. */
-static int dealt_alike(const qct_ledger_header *h, const qct_part *part)
+static int dealt_alike(const qcc_ledger_header *h, const qcc_part *part)
 {
     return !h->part.count || (h->part.units == part->units && h->part.digest == part->digest);
 }
 
-static void print_text(const qcl_bound *b, const qct_part *part, qc_u128 sum)
+static void print_text(const qcl_bound *b, const qcc_part *part, qc_u128 sum)
 {
-    const qct_ledger_file *f = b->file;
-    const qct_ledger_header *h = &f->header;
+    const qcc_ledger_file *f = b->file;
+    const qcc_ledger_header *h = &f->header;
     char name[24], s[48];
     printf("ledger       %s\n", b->path);
     printf("format       %u\n", h->version);
@@ -53,7 +54,7 @@ static void print_text(const qcl_bound *b, const qct_part *part, qc_u128 sum)
     printf("plan units   %llu\n", (unsigned long long)h->units);
     if (h->profile)     /* [plan profiles] board P's plan, not N's own */
         printf("plan         %d (--plan=%d)\n", h->profile, h->profile);
-    printf("part         %s (%llu units)%s\n", qct_part_name(&h->part, name, sizeof name),
+    printf("part         %s (%llu units)%s\n", qcc_part_name(&h->part, name, sizeof name),
            (unsigned long long)part->units,
            dealt_alike(h, part) ? "" : ", dealt otherwise by the qcount that wrote it");
     printf("coverage     %zu of %llu units%s\n", f->count, (unsigned long long)part->units,
@@ -64,7 +65,7 @@ static void print_text(const qcl_bound *b, const qct_part *part, qc_u128 sum)
     printf("%-8s %20s %16s %-10s %-11s %-20s %10s %s\n", "unit", "solutions", "placements",
            "engine", "isa", "host", "cpu_s", "finished_utc");
     for (size_t i = 0; i < f->count; i++) {
-        const qct_ledger_entry *e = &f->entries[i];
+        const qcc_ledger_entry *e = &f->entries[i];
         char p[48], when[40], cpu[32];
         if (e->log.cpu_seconds >= 0)
             snprintf(cpu, sizeof cpu, "%.6f", e->log.cpu_seconds);
@@ -77,10 +78,10 @@ static void print_text(const qcl_bound *b, const qct_part *part, qc_u128 sum)
     }
 }
 
-static void print_json(const qcl_bound *b, const qct_part *part, qc_u128 sum)
+static void print_json(const qcl_bound *b, const qcc_part *part, qc_u128 sum)
 {
-    const qct_ledger_file *f = b->file;
-    const qct_ledger_header *h = &f->header;
+    const qcc_ledger_file *f = b->file;
+    const qcc_ledger_header *h = &f->header;
     char name[24], s[48];
     printf("{\"ledger\": ");
     qcl_json_string(stdout, b->path);
@@ -91,11 +92,11 @@ static void print_json(const qcl_bound *b, const qct_part *part, qc_u128 sum)
            "\"part_units\": %llu, \"part_dealt_alike\": %s, \"records\": %zu, \"complete\": %s, "
            "\"damaged_bytes\": %zu, \"solutions\": %s, \"units\": [",
            (unsigned long long)h->fingerprint, (unsigned long long)h->units,
-           qct_part_name(&h->part, name, sizeof name), (unsigned long long)part->units,
+           qcc_part_name(&h->part, name, sizeof name), (unsigned long long)part->units,
            dealt_alike(h, part) ? "true" : "false", f->count,
            f->count == part->units ? "true" : "false", f->damaged_bytes, qc_u128_format(sum, s));
     for (size_t i = 0; i < f->count; i++) {
-        const qct_ledger_entry *e = &f->entries[i];
+        const qcc_ledger_entry *e = &f->entries[i];
         char p[48], when[40];
         printf("%s{\"unit\": %llu, \"solutions\": %s, \"placements\": %s, \"engine\": ",
                i ? ", " : "", (unsigned long long)e->unit, qc_u128_format(e->tally.solutions, s),
@@ -130,8 +131,8 @@ int qcl_show_main(int argc, char **argv)
     qcl_bound b;
     if (qcl_load(argv[optind], &b) != 0)
         return 2;
-    qct_part part = b.file->header.part;
-    if (qct_part_fill(b.plan, &part, NULL) != 0) {
+    qcc_part part = b.file->header.part;
+    if (qcc_part_fill(b.plan, &part, NULL) != 0) {
         qcl_error("show", "out of memory");
         qcl_free(&b);
         return 2;

@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "ledger_files.h"
 #include "ledgers.h"
 #include "status.h"
 
@@ -59,20 +60,20 @@ static const char help[] =
     "input (a corrupt, foreign or unreadable ledger, ledgers of two counts).";
 
 
-static st_group *group_of(st_state *s, const qct_unit_log *log)
+static qcl_status_group *group_of(qcl_status_state *s, const qcc_unit_log *log)
 {
     for (size_t i = s->groups; i-- > 0;)
         if (strcmp(s->group[i].host, log->host) == 0 && strcmp(s->group[i].isa, log->isa) == 0)
             return &s->group[i];
     if (s->groups == s->group_cap) {
         size_t cap = s->group_cap ? 2 * s->group_cap : 8;
-        st_group *g = realloc(s->group, cap * sizeof *g);
+        qcl_status_group *g = realloc(s->group, cap * sizeof *g);
         if (!g)
             return NULL;
         s->group = g;
         s->group_cap = cap;
     }
-    st_group *g = &s->group[s->groups++];
+    qcl_status_group *g = &s->group[s->groups++];
     memset(g, 0, sizeof *g);
     snprintf(g->host, sizeof g->host, "%s", log->host);
     snprintf(g->isa, sizeof g->isa, "%s", log->isa);
@@ -81,12 +82,12 @@ static st_group *group_of(st_state *s, const qct_unit_log *log)
 
 /* Ledger i's records into s: coverage, solutions, groups, times.
  * -1 out of memory. */
-static int take(st_state *s, const qcl_bound *b, int i)
+static int take(qcl_status_state *s, const qcl_bound *b, int i)
 {
-    const qct_ledger_file *f = b[i].file;
-    st_ledger *l = &s->ledger[i];
+    const qcc_ledger_file *f = b[i].file;
+    qcl_status_ledger *l = &s->ledger[i];
     for (size_t k = 0; k < f->count; k++) {
-        const qct_ledger_entry *e = &f->entries[k];
+        const qcc_ledger_entry *e = &f->entries[k];
         size_t u = (size_t)e->unit;
         l->done++;
         l->work += s->cost[u];
@@ -116,7 +117,7 @@ static int take(st_state *s, const qcl_bound *b, int i)
         s->work_done += s->cost[u];
         if (e->log.finished_us > 0)
             s->finished[s->n_finished++] = e->log.finished_us;
-        st_group *g = group_of(s, &e->log);
+        qcl_status_group *g = group_of(s, &e->log);
         if (!g)
             return -1;
         g->units++;
@@ -132,15 +133,15 @@ static int take(st_state *s, const qcl_bound *b, int i)
 
 /* The recent rate's window: the work of the units (each once) that
  * finished in the --window seconds before the newest record. */
-static void recent(st_state *s, const qcl_bound *b, int count)
+static void recent(qcl_status_state *s, const qcl_bound *b, int count)
 {
     if (!s->last_us)
         return;
     const int64_t from = s->last_us - (int64_t)(s->window * 1e6);
     for (int i = 0; i < count; i++) {
-        const qct_ledger_file *f = b[i].file;
+        const qcc_ledger_file *f = b[i].file;
         for (size_t k = 0; k < f->count; k++) {
-            const qct_ledger_entry *e = &f->entries[k];
+            const qcc_ledger_entry *e = &f->entries[k];
             if (e->log.finished_us > from && s->from[e->unit] == i)
                 s->recent_work += s->cost[e->unit];
         }
@@ -151,18 +152,18 @@ static void recent(st_state *s, const qcl_bound *b, int count)
 
 /* Each ledger's part, its work, whether it is silent; and M, when every
  * ledger is a part of one M, with the parts given.  -1 out of memory. */
-static int parts(st_state *s, const qcl_bound *b, int count)
+static int parts(qcl_status_state *s, const qcl_bound *b, int count)
 {
     unsigned char *member = malloc(s->units ? s->units : 1);
     if (!member)
         return -1;
     uint32_t m = b[0].file->header.part.count;
     for (int i = 0; i < count; i++) {
-        st_ledger *l = &s->ledger[i];
+        qcl_status_ledger *l = &s->ledger[i];
         l->part = b[i].file->header.part;
         if (l->part.count != m)
             m = 0;
-        if (qct_part_fill(b[i].plan ? b[i].plan : b[0].plan, &l->part, member) != 0) {
+        if (qcc_part_fill(b[i].plan ? b[i].plan : b[0].plan, &l->part, member) != 0) {
             free(member);
             return -1;
         }
@@ -187,46 +188,9 @@ static int parts(st_state *s, const qcl_bound *b, int count)
     return 0;
 }
 
-int qcl_status_complete(const st_state *s)
+static void print_text_plan(const qcl_status_state *s, const qcl_bound *b, int count)
 {
-    return s->covered == s->units && !s->conflicts;
-}
-
-/* The seconds left at the recent rate, or -1 when there is no rate. */
-double qcl_status_seconds_left(const st_state *s)
-{
-    if (qcl_status_complete(s) || s->recent_span <= 0 || s->recent_work <= 0)
-        return -1;
-    double left = s->work_all - s->work_done;
-    return (left > 0 ? left : 0) * s->recent_span / s->recent_work;
-}
-
-/* A span of seconds as "0.4 s", "14 min", "3.2 h", "2.1 d". */
-const char *qcl_status_span(double seconds, char *buf, size_t len)
-{
-    if (seconds < 10)
-        snprintf(buf, len, "%.1f s", seconds);
-    else if (seconds < 120)
-        snprintf(buf, len, "%.0f s", seconds);
-    else if (seconds < 7200)
-        snprintf(buf, len, "%.0f min", seconds / 60);
-    else if (seconds < 2 * 86400)
-        snprintf(buf, len, "%.1f h", seconds / 3600);
-    else
-        snprintf(buf, len, "%.1f d", seconds / 86400);
-    return buf;
-}
-
-/* part of whole in percent, from 0 to 100 (sums of costs round off) */
-double qcl_status_percent(double part, double whole)
-{
-    double p = whole > 0 ? 100.0 * part / whole : 100.0;
-    return p < 0 ? 0 : p > 100 ? 100 : p;
-}
-
-static void print_text_plan(const st_state *s, const qcl_bound *b, int count)
-{
-    const qct_ledger_header *h = &b[0].file->header;
+    const qcc_ledger_header *h = &b[0].file->header;
     char a[48], t1[40], t2[40], sp[32];
     printf("count        N=%d, engine %s, fingerprint %016llx, %zu units", h->n, h->engine,
            (unsigned long long)h->fingerprint, s->units);
@@ -267,16 +231,16 @@ static void print_text_plan(const st_state *s, const qcl_bound *b, int count)
     }
 }
 
-static void print_text_parts(const st_state *s, const qcl_bound *b, int count)
+static void print_text_parts(const qcl_status_state *s, const qcl_bound *b, int count)
 {
     char name[24], when[40], sp[32];
     printf("\n%-12s %17s %7s %7s  %-24s %s\n", "part", "units", "units%", "work%", "last record",
            "ledger");
     for (int i = 0; i < count; i++) {
-        const st_ledger *l = &s->ledger[i];
+        const qcl_status_ledger *l = &s->ledger[i];
         char units[40];
         snprintf(units, sizeof units, "%zu/%llu", l->done, (unsigned long long)l->part.units);
-        printf("%-12s %17s %6.1f%% %6.1f%%  %-24s %s", qct_part_name(&l->part, name, sizeof name),
+        printf("%-12s %17s %6.1f%% %6.1f%%  %-24s %s", qcc_part_name(&l->part, name, sizeof name),
                units, qcl_status_percent((double)l->done, (double)l->part.units),
                qcl_status_percent(l->work, l->work_all),
                qcl_time(l->last_us, when, sizeof when), b[i].path);
@@ -295,12 +259,12 @@ static void print_text_parts(const st_state *s, const qcl_bound *b, int count)
                    "-", "-", "(no ledger given)");
 }
 
-static void print_text_groups(const st_state *s)
+static void print_text_groups(const qcl_status_state *s)
 {
     printf("\n%-20s %-11s %9s %7s %10s %16s\n", "host", "isa", "units", "work%", "cpu_time",
            "placements/cpu_s");
     for (size_t i = 0; i < s->groups; i++) {
-        const st_group *g = &s->group[i];
+        const qcl_status_group *g = &s->group[i];
         char rate[32] = "-", cpu[32] = "-";
         if (g->cpu_units && g->cpu_seconds > 0)
             snprintf(rate, sizeof rate, "%.3e", (double)g->cpu_placements / g->cpu_seconds);
@@ -321,16 +285,16 @@ static void json_time(const char *key, int64_t us)
         printf(", \"%s\": null", key);
 }
 
-static void print_json_ledgers(const st_state *s, const qcl_bound *b, int count)
+static void print_json_ledgers(const qcl_status_state *s, const qcl_bound *b, int count)
 {
     char name[24];
     printf(", \"ledgers\": [");
     for (int i = 0; i < count; i++) {
-        const st_ledger *l = &s->ledger[i];
+        const qcl_status_ledger *l = &s->ledger[i];
         printf(i ? ", {\"file\": " : "{\"file\": ");
         qcl_json_string(stdout, b[i].path);
         printf(", \"part\": \"%s\", \"units\": %llu, \"done\": %zu, \"work_done\": %.6f",
-               qct_part_name(&l->part, name, sizeof name), (unsigned long long)l->part.units,
+               qcc_part_name(&l->part, name, sizeof name), (unsigned long long)l->part.units,
                l->done, qcl_status_percent(l->work, l->work_all) / 100);
         json_time("last", l->last_us);
         printf(", \"complete\": %s, \"silent\": %s, \"damaged_bytes\": %zu}",
@@ -347,11 +311,11 @@ static void print_json_ledgers(const st_state *s, const qcl_bound *b, int count)
     printf("]");
 }
 
-static void print_json_groups(const st_state *s)
+static void print_json_groups(const qcl_status_state *s)
 {
     printf(", \"hosts\": [");
     for (size_t i = 0; i < s->groups; i++) {
-        const st_group *g = &s->group[i];
+        const qcl_status_group *g = &s->group[i];
         char p[48];
         printf(i ? ", {\"host\": " : "{\"host\": ");
         qcl_json_string(stdout, g->host);
@@ -369,9 +333,9 @@ static void print_json_groups(const st_state *s)
     printf("]");
 }
 
-static void print_json(const st_state *s, const qcl_bound *b, int count)
+static void print_json(const qcl_status_state *s, const qcl_bound *b, int count)
 {
-    const qct_ledger_header *h = &b[0].file->header;
+    const qcc_ledger_header *h = &b[0].file->header;
     char a[48];
     printf("{\"n\": %d, \"engine\": ", h->n);
     qcl_json_string(stdout, h->engine);
@@ -419,7 +383,7 @@ static int seconds_option(const char *name, const char *arg, double lo, double *
 
 /* The options into s and *json; optind at the first ledger.  -1 to go
  * on, else the status to exit with. */
-static int options(int argc, char **argv, st_state *s, int *json, const char **html,
+static int options(int argc, char **argv, qcl_status_state *s, int *json, const char **html,
                    double *refresh)
 {
     static const struct option longs[] = {
@@ -474,7 +438,7 @@ static int options(int argc, char **argv, st_state *s, int *json, const char **h
 }
 
 /* Reads the ledgers and works out the state: 0, else the status. */
-static int gather(st_state *s, qcl_bound *b, int count, char **paths)
+static int gather(qcl_status_state *s, qcl_bound *b, int count, char **paths)
 {
     for (int i = 0; i < count; i++)
         if ((i == 0 ? qcl_load(paths[0], &b[0]) : qcl_load_for(paths[i], b[0].plan, &b[i])) != 0)
@@ -507,7 +471,7 @@ oom:
 
 int qcl_status_main(int argc, char **argv)
 {
-    st_state s;
+    qcl_status_state s;
     memset(&s, 0, sizeof s);
     int json;
     const char *html = NULL;

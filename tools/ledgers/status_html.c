@@ -43,7 +43,7 @@ static int by_time(const void *a, const void *b)
 
 /* Units in over time: a step line from the first record to the newest,
  * at most 400 points, with the plan's units as the top of the scale. */
-static void chart_units(FILE *out, const st_state *s, int64_t *t, size_t n)
+static void chart_units(FILE *out, const qcl_status_state *s, int64_t *t, size_t n)
 {
     char a[40], b[40];
     fprintf(out, "<figure><svg id=\"units-chart\" xmlns=\"http://www.w3.org/2000/svg\" "
@@ -77,7 +77,7 @@ static void chart_units(FILE *out, const st_state *s, int64_t *t, size_t n)
 }
 
 /* Placements per CPU second for each host and level, as bars. */
-static void chart_rates(FILE *out, const st_state *s)
+static void chart_rates(FILE *out, const qcl_status_state *s)
 {
     double top = 0;
     for (size_t i = 0; i < s->groups; i++)
@@ -90,7 +90,7 @@ static void chart_rates(FILE *out, const st_state *s)
             "<title>placements per CPU second by host and ISA level</title>\n",
             CHART_W, height, CHART_W, height);
     for (size_t i = 0; i < s->groups; i++) {
-        const st_group *g = &s->group[i];
+        const qcl_status_group *g = &s->group[i];
         double rate = g->cpu_seconds > 0 ? (double)g->cpu_placements / g->cpu_seconds : 0;
         int y = CHART_PAD / 2 + bar * (int)i;
         fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"end\">", 230,
@@ -107,19 +107,19 @@ static void chart_rates(FILE *out, const st_state *s)
             "</figcaption></figure>\n");
 }
 
-static void parts_table(FILE *out, const st_state *s, const qcl_bound *b, int count)
+static void parts_table(FILE *out, const qcl_status_state *s, const qcl_bound *b, int count)
 {
     char name[24], when[40], sp[32];
     fprintf(out, "<table id=\"parts\"><tr><th>part</th><th>units</th><th>of</th>"
             "<th>work done</th><th>last record</th><th>state</th><th>ledger</th></tr>\n");
     for (int i = 0; i < count; i++) {
-        const st_ledger *l = &s->ledger[i];
+        const qcl_status_ledger *l = &s->ledger[i];
         const char *state = l->done >= l->part.units ? "complete"
                             : l->silent              ? "SILENT"
                                                      : "counting";
         fprintf(out, "<tr class=\"%s\"><td>%s</td><td>%zu</td><td>%llu</td><td>%.1f%%</td>"
                 "<td>%s</td><td>%s", state[0] == 'S' ? "silent" : state,
-                qct_part_name(&l->part, name, sizeof name), l->done,
+                qcc_part_name(&l->part, name, sizeof name), l->done,
                 (unsigned long long)l->part.units, qcl_status_percent(l->work, l->work_all),
                 qcl_time(l->last_us, when, sizeof when), state);
         if (l->silent)
@@ -137,9 +137,9 @@ static void parts_table(FILE *out, const st_state *s, const qcl_bound *b, int co
     fputs("</table>\n", out);
 }
 
-static void summary(FILE *out, const st_state *s, const qcl_bound *b)
+static void summary(FILE *out, const qcl_status_state *s, const qcl_bound *b)
 {
-    const qct_ledger_header *h = &b[0].file->header;
+    const qcc_ledger_header *h = &b[0].file->header;
     char a[48], t[40], sp[32];
     fprintf(out, "<h1>qcount: N=%d</h1>\n<table id=\"summary\">\n", h->n);
     fprintf(out, "<tr><th>count</th><td>N=%d, engine ", h->n);
@@ -174,8 +174,8 @@ static void summary(FILE *out, const st_state *s, const qcl_bound *b)
             qcl_time(s->now_us, t, sizeof t));
 }
 
-static void page(FILE *out, const st_state *s, const qcl_bound *b, int count, double refresh,
-                 int64_t *times)
+static void page(FILE *out, const qcl_status_state *s, const qcl_bound *b, int count,
+                 double refresh, int64_t *times)
 {
     fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n", out);
     if (refresh > 0)
@@ -194,7 +194,7 @@ static void page(FILE *out, const st_state *s, const qcl_bound *b, int count, do
     fputs("</body></html>\n", out);
 }
 
-int qcl_status_html(const st_state *s, const qcl_bound *b, int count, const char *path,
+int qcl_status_html(const qcl_status_state *s, const qcl_bound *b, int count, const char *path,
                     double refresh)
 {
     char tmp[4200];

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ledger_files.h"
 #include "ledgers.h"
 
 static const char usage[] =

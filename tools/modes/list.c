@@ -12,10 +12,10 @@
 #include "mode.h"
 #include "svg.h"
 
-static void put_board(qc_out *out, size_t n, const uint32_t *cols)
+static void put_board(qcm_out *out, size_t n, const uint32_t *cols)
 {
     for (size_t r = 0; r < n; r++) {
-        char *p = qc_out_room(out, 2 * n);
+        char *p = qcm_out_room(out, 2 * n);
         for (size_t c = 0; c < n; c++) {
             p[2 * c] = c == cols[r] ? 'Q' : '.';
             p[2 * c + 1] = c + 1 < n ? ' ' : '\n';
@@ -24,23 +24,47 @@ static void put_board(qc_out *out, size_t n, const uint32_t *cols)
     }
 }
 
-int qcm_list(const qc_options *opts)
+/* The shown-th solution listed, as --format asks; with --unique, the size
+ * of its class (class_size) beside it. */
+static void put_solution(qcm_out *out, const qca_mode_options *m, size_t n, const uint32_t *cols,
+                         uint64_t shown, int class_size)
 {
-    const qc_mode_options *m = &opts->mode;
+    if (m->format == QC_FORMAT_COLS) {
+        qcm_put_cols(out, n, cols);
+        if (m->unique) {
+            qcm_out_puts(out, " # class of ");
+            qcm_out_u64(out, (uint64_t)class_size);
+        }
+        qcm_out_putc(out, '\n');
+        return;
+    }
+    if (shown > 1)
+        qcm_out_putc(out, '\n');
+    if (m->unique) {
+        qcm_out_puts(out, "# class of ");
+        qcm_out_u64(out, (uint64_t)class_size);
+        qcm_out_putc(out, '\n');
+    }
+    put_board(out, n, cols);
+}
+
+int qcm_list(const qca_options *opts)
+{
+    const qca_mode_options *m = &opts->mode;
     const size_t n = (size_t)opts->n;
     char err[512];
     qc_enum *it;
-    qc_out out;
-    if (qc_enum_create(&it, opts->n) != QC_OK || qc_out_open(&out, STDOUT_FILENO, 1 << 16) != 0)
+    qcm_out out;
+    if (qc_enum_create(&it, opts->n) != QC_OK || qcm_out_open(&out, STDOUT_FILENO, 1 << 16) != 0)
         return qcm_fail("%s", "out of memory");
-    qc_svg *svg = NULL;
+    qcm_svg *svg = NULL;
     if (m->svg_path) {
-        qc_svg_style style = {m->svg_per_row, m->svg_square, m->svg_colors[0], m->svg_colors[1],
+        qcm_svg_style style = {m->svg_per_row, m->svg_square, m->svg_colors[0], m->svg_colors[1],
                               m->svg_colors[2]};
-        svg = qc_svg_open(m->svg_path, opts->n, &style, err, sizeof err);
+        svg = qcm_svg_open(m->svg_path, opts->n, &style, err, sizeof err);
         if (!svg) {
             qc_enum_free(it);
-            qc_out_close(&out);
+            qcm_out_close(&out);
             return qcm_fail("%s", err);
         }
     }
@@ -63,23 +87,8 @@ int qcm_list(const qc_options *opts)
                 continue;
         }
         shown++;
-        if (m->list && m->format == QC_FORMAT_COLS) {
-            qcm_put_cols(&out, n, cols);
-            if (m->unique) {
-                qc_out_puts(&out, " # class of ");
-                qc_out_u64(&out, (uint64_t)class_size);
-            }
-            qc_out_putc(&out, '\n');
-        } else if (m->list) {
-            if (shown > 1)
-                qc_out_putc(&out, '\n');
-            if (m->unique) {
-                qc_out_puts(&out, "# class of ");
-                qc_out_u64(&out, (uint64_t)class_size);
-                qc_out_putc(&out, '\n');
-            }
-            put_board(&out, n, cols);
-        }
+        if (m->list)
+            put_solution(&out, m, n, cols, shown, class_size);
         if (svg && shown > drawn_max) {
             if (shown == drawn_max + 1)
                 fprintf(stderr, "qcount: --svg: drew the first %d solutions of more; "
@@ -92,18 +101,18 @@ int qcm_list(const qc_options *opts)
                 snprintf(caption, sizeof caption, "#%llu, class of %d", (unsigned long long)shown, class_size);
             else
                 snprintf(caption, sizeof caption, "#%llu", (unsigned long long)shown);
-            qc_svg_board(svg, cols, caption);
+            qcm_svg_board(svg, cols, caption);
         }
         if (m->list && (each_line || shown == 1 || qct_now_seconds() - last_write >= 0.02)) {
-            qc_out_flush(&out);
+            qcm_out_flush(&out);
             last_write = qct_now_seconds();
         }
     }
     qc_enum_free(it);
     int status = 0;
     /* the listing first: a picture of a listing that failed is not kept */
-    qc_out_flush(&out);
-    if (svg && qc_svg_close(svg, !out.error, err, sizeof err) != 0)
+    qcm_out_flush(&out);
+    if (svg && qcm_svg_close(svg, !out.error, err, sizeof err) != 0)
         status = qcm_fail("%s", err);
     return qcm_end_stdout(&out, status);
 }

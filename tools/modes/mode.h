@@ -23,16 +23,16 @@
 #include "outbuf.h"
 
 /* The modes, each returning the exit status (list.c, solve.c, verify.c). */
-int qcm_list(const qc_options *opts);
-int qcm_solve(const qc_options *opts);
-int qcm_verify(const qc_options *opts);
+int qcm_list(const qca_options *opts);
+int qcm_solve(const qca_options *opts);
+int qcm_verify(const qca_options *opts);
 
 /* output.c: prints "qcount: " fmt (with arg) on stderr; returns 2. */
 int qcm_fail(const char *fmt, const char *arg);
 /* Closes out (the writer to stdout) and returns status, or 2 with the
  * reason after a write error. */
-int qcm_end_stdout(qc_out *out, int status);
+int qcm_end_stdout(qcm_out *out, int status);
 /* Writes a placement (cols 0-based) as its columns from 1, no newline. */
-void qcm_put_cols(qc_out *out, size_t n, const uint32_t *cols);
+void qcm_put_cols(qcm_out *out, size_t n, const uint32_t *cols);
 
 #endif

@@ -6,7 +6,7 @@
 #include "mode.h"
 #include "modes.h"
 
-int qc_mode_main(const qc_options *opts)
+int qcm_main(const qca_options *opts)
 {
     switch (opts->action) {
     case QC_ACTION_LIST:

@@ -11,6 +11,6 @@
 
 /* Runs the mode opts->action names (QC_ACTION_LIST, _SOLVE or _VERIFY);
  * returns the exit status. */
-int qc_mode_main(const qc_options *opts);
+int qcm_main(const qca_options *opts);
 
 #endif

@@ -9,7 +9,7 @@
 
 #include "outbuf.h"
 
-int qc_out_open(qc_out *o, int fd, size_t cap)
+int qcm_out_open(qcm_out *o, int fd, size_t cap)
 {
     o->fd = fd;
     o->error = 0;
@@ -19,7 +19,7 @@ int qc_out_open(qc_out *o, int fd, size_t cap)
     return o->buf ? 0 : -1;
 }
 
-int qc_out_flush(qc_out *o)
+int qcm_out_flush(qcm_out *o)
 {
     size_t done = 0;
     while (!o->error && done < o->len) {
@@ -36,31 +36,31 @@ int qc_out_flush(qc_out *o)
     return o->error ? -1 : 0;
 }
 
-int qc_out_close(qc_out *o)
+int qcm_out_close(qcm_out *o)
 {
-    int rc = qc_out_flush(o);
+    int rc = qcm_out_flush(o);
     free(o->buf);
     o->buf = NULL;
     return rc;
 }
 
-void qc_out_write(qc_out *o, const char *s, size_t len)
+void qcm_out_write(qcm_out *o, const char *s, size_t len)
 {
     while (len > 0) {
         size_t k = len < o->cap ? len : o->cap;
-        memcpy(qc_out_room(o, k), s, k);
+        memcpy(qcm_out_room(o, k), s, k);
         o->len += k;
         s += k;
         len -= k;
     }
 }
 
-void qc_out_puts(qc_out *o, const char *s)
+void qcm_out_puts(qcm_out *o, const char *s)
 {
-    qc_out_write(o, s, strlen(s));
+    qcm_out_write(o, s, strlen(s));
 }
 
-void qc_out_u64(qc_out *o, uint64_t v)
+void qcm_out_u64(qcm_out *o, uint64_t v)
 {
     char tmp[20];
     int k = 0;
@@ -68,7 +68,7 @@ void qc_out_u64(qc_out *o, uint64_t v)
         tmp[k++] = (char)('0' + v % 10);
         v /= 10;
     } while (v);
-    char *p = qc_out_room(o, (size_t)k);
+    char *p = qcm_out_room(o, (size_t)k);
     for (int i = 0; i < k; i++)
         p[i] = tmp[k - 1 - i];
     o->len += (size_t)k;

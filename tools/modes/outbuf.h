@@ -11,37 +11,37 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct qc_out {
+typedef struct qcm_out {
     int fd;
     int error;          /* errno of the first failed write; 0 while fine */
     size_t len, cap;
     char *buf;
-} qc_out;
+} qcm_out;
 
 /* Returns 0, or -1 when the buffer cannot be allocated. */
-int qc_out_open(qc_out *o, int fd, size_t cap);
+int qcm_out_open(qcm_out *o, int fd, size_t cap);
 /* Writes the buffer out; returns 0, or -1 (o->error set).  After an error
  * every write is dropped. */
-int qc_out_flush(qc_out *o);
-/* Flushes and frees the buffer; returns 0 or -1 as qc_out_flush. */
-int qc_out_close(qc_out *o);
+int qcm_out_flush(qcm_out *o);
+/* Flushes and frees the buffer; returns 0 or -1 as qcm_out_flush. */
+int qcm_out_close(qcm_out *o);
 
 /* Room for k more bytes (k <= cap): flushes when needed. */
-static inline char *qc_out_room(qc_out *o, size_t k)
+static inline char *qcm_out_room(qcm_out *o, size_t k)
 {
     if (o->len + k > o->cap)
-        qc_out_flush(o);
+        qcm_out_flush(o);
     return o->buf + o->len;
 }
 
-void qc_out_write(qc_out *o, const char *s, size_t len);
-void qc_out_puts(qc_out *o, const char *s);
-static inline void qc_out_putc(qc_out *o, char c)
+void qcm_out_write(qcm_out *o, const char *s, size_t len);
+void qcm_out_puts(qcm_out *o, const char *s);
+static inline void qcm_out_putc(qcm_out *o, char c)
 {
-    *qc_out_room(o, 1) = c;
+    *qcm_out_room(o, 1) = c;
     o->len++;
 }
 /* v in decimal. */
-void qc_out_u64(qc_out *o, uint64_t v);
+void qcm_out_u64(qcm_out *o, uint64_t v);
 
 #endif

@@ -11,9 +11,9 @@
 
 #include "mode.h"
 
-int qcm_solve(const qc_options *opts)
+int qcm_solve(const qca_options *opts)
 {
-    const qc_mode_options *m = &opts->mode;
+    const qca_mode_options *m = &opts->mode;
     const size_t n = m->solve_n;
     char word[32];
     snprintf(word, sizeof word, "%zu", n);
@@ -42,13 +42,13 @@ int qcm_solve(const qc_options *opts)
         free(cols);
         return qcm_fail(rc == QC_ENOMEM ? "out of memory for a board of N=%s" : "cannot solve N=%s", word);
     }
-    qc_out out;
-    if (qc_out_open(&out, STDOUT_FILENO, 1 << 20) != 0) {
+    qcm_out out;
+    if (qcm_out_open(&out, STDOUT_FILENO, 1 << 20) != 0) {
         free(cols);
         return qcm_fail("%s", "out of memory");
     }
     qcm_put_cols(&out, n, cols);
-    qc_out_putc(&out, '\n');
+    qcm_out_putc(&out, '\n');
     free(cols);
     return qcm_end_stdout(&out, 0);
 }

@@ -23,7 +23,7 @@
  * for real over it; the slot is wide enough for any size we can reach. */
 #define SIZE_SLOT 96
 
-struct qc_svg {
+struct qcm_svg {
     FILE *f;
     const char *path;       /* as the user gave it, for messages */
     char *target;           /* the file to replace: path, or where its link leads */
@@ -67,7 +67,7 @@ static char *link_end(const char *path)
  * that is there but not a regular file (a pipe, a device) is refused, as
  * the size slot needs seeking, and so is a file this user may not write.
  * Returns 0, or -1 with a message. */
-static int open_beside(qc_svg *s, char *err, size_t errlen)
+static int open_beside(qcm_svg *s, char *err, size_t errlen)
 {
     const char *path = s->path;
     struct stat st;
@@ -110,9 +110,9 @@ fail:
     return -1;
 }
 
-qc_svg *qc_svg_open(const char *path, int n, const qc_svg_style *style, char *err, size_t errlen)
+qcm_svg *qcm_svg_open(const char *path, int n, const qcm_svg_style *style, char *err, size_t errlen)
 {
-    qc_svg *s = calloc(1, sizeof *s);
+    qcm_svg *s = calloc(1, sizeof *s);
     if (!s) {
         snprintf(err, errlen, "out of memory");
         return NULL;
@@ -161,7 +161,7 @@ qc_svg *qc_svg_open(const char *path, int n, const qc_svg_style *style, char *er
     return s;
 }
 
-void qc_svg_board(qc_svg *s, const uint32_t *cols, const char *caption)
+void qcm_svg_board(qcm_svg *s, const uint32_t *cols, const char *caption)
 {
     const int q = s->square, side = s->n * q;
     const uint64_t k = s->boards++;
@@ -193,7 +193,7 @@ static int copy_out(FILE *f)
     return ferror(f) || fflush(stdout) != 0 ? -1 : 0;
 }
 
-int qc_svg_close(qc_svg *s, int keep, char *err, size_t errlen)
+int qcm_svg_close(qcm_svg *s, int keep, char *err, size_t errlen)
 {
     const int side = s->n * s->square;
     uint64_t cols = s->boards < (uint64_t)s->per_row ? s->boards : (uint64_t)s->per_row;

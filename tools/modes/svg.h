@@ -13,13 +13,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct qc_svg_style {
+typedef struct qcm_svg_style {
     int per_row;            /* boards per row of the grid (0: 6)           */
     int square;             /* side of a square in pixels (0: about 192/N) */
     const char *light, *dark, *queen;   /* colours (NULL or "": defaults)  */
-} qc_svg_style;
+} qcm_svg_style;
 
-typedef struct qc_svg qc_svg;
+typedef struct qcm_svg qcm_svg;
 
 /* Boards --svg draws without --limit (then it says on stderr that it
  * stopped there): about 1.6 KB a board at N=14, so some 16 MB, where all
@@ -28,14 +28,15 @@ typedef struct qc_svg qc_svg;
 
 /* Creates the file for boards of size n ("-": for standard output);
  * returns NULL with a message. */
-qc_svg *qc_svg_open(const char *path, int n, const qc_svg_style *style, char *err, size_t errlen);
+qcm_svg *qcm_svg_open(const char *path, int n, const qcm_svg_style *style, char *err,
+                      size_t errlen);
 /* Adds a board (cols 0-based), with a caption and a tooltip. */
-void qc_svg_board(qc_svg *s, const uint32_t *cols, const char *caption);
+void qcm_svg_board(qcm_svg *s, const uint32_t *cols, const char *caption);
 /* Finishes and closes the file (and frees s).  keep: put the picture in
  * place (or copy it to stdout); 0 throws it away, as when the run failed
  * elsewhere.  Returns 0, or -1 with a message when any write failed: then
  * nothing is left at the path, and a file that was there is unchanged
  * (svg.c's [whole or nothing]). */
-int qc_svg_close(qc_svg *s, int keep, char *err, size_t errlen);
+int qcm_svg_close(qcm_svg *s, int keep, char *err, size_t errlen);
 
 #endif

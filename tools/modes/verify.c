@@ -42,7 +42,7 @@ static void verifier_error(verifier *v, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg + at, sizeof msg - (size_t)at, fmt, ap);
     va_end(ap);
-    qc_print_error(msg);   /* the token quoted is the user's */
+    qca_print_error(msg);   /* the token quoted is the user's */
     v->status = 2;
 }
 
@@ -162,9 +162,9 @@ static void verifier_feed(verifier *v, const char *p, size_t len)
     }
 }
 
-int qcm_verify(const qc_options *opts)
+int qcm_verify(const qca_options *opts)
 {
-    const qc_mode_options *m = &opts->mode;
+    const qca_mode_options *m = &opts->mode;
     verifier v = {.line = 1, .status = -1};
     if (m->verify_argc > 0) {       /* the placement as words */
         for (int a = 0; a < m->verify_argc && v.status < 0; a++) {
