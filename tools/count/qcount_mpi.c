@@ -92,7 +92,7 @@ static void quiet_stderr(void)
 
 /* Rank 0 quit at once, without the other ranks (a stop, a failed ledger
  * write, a unit out of memory): say how far it got, then end every rank. */
-static int end_alone(qc_longrun_ctx *ctx, qct_mpi_result *result, int rc, const char *err,
+static int end_alone(qcc_longrun_ctx *ctx, qct_mpi_result *result, int rc, const char *err,
                      size_t units)
 {
     const char *why = rc == QC_ENOMEM ? err : NULL;
@@ -101,9 +101,9 @@ static int end_alone(qc_longrun_ctx *ctx, qct_mpi_result *result, int rc, const 
         why = "the loss of its launcher (mpirun killed?)";
     }
     char msg[1024];
-    int status = qc_longrun_verdict(ctx, rc, why, result->total.units, units, msg, sizeof msg);
-    qc_print_error(msg);
-    qc_longrun_close(ctx);
+    int status = qcc_longrun_verdict(ctx, rc, why, result->total.units, units, msg, sizeof msg);
+    qca_print_error(msg);
+    qcc_longrun_close(ctx);
     const int ranks = result->ranks;
     qct_mpi_result_free(result);
     fflush(stderr);
@@ -137,9 +137,9 @@ static void end_without_silent(int status)
     long probes = qct_launcher_number("OMPI_MCA_oob_tcp_keepalive_probes");
     long wait = idle > 0 && every >= 0 && probes >= 0 ? idle + every * probes + 2 : 0;
     struct timespec tick = {0, 50000000};
-    for (long t = 0; wait <= 60 && t < wait * 20 && !qc_longrun_stop_signal(); t++)
+    for (long t = 0; wait <= 60 && t < wait * 20 && !qcc_longrun_stop_signal(); t++)
         nanosleep(&tick, NULL);
-    if (qc_longrun_stop_signal())
+    if (qcc_longrun_stop_signal())
         _exit(status);   /* Open MPI is ending the job */
     qct_mpi_abort(status);
 }
@@ -147,32 +147,32 @@ static void end_without_silent(int status)
 /* The count ended on every rank: rank 0 prints the result and the report.
  * A ledger that cannot be synced still lets the right count be printed,
  * but fails the run. */
-static int end_together(const qc_options *opts, qc_longrun_ctx *ctx, qct_mpi_result *result,
+static int end_together(const qca_options *opts, qcc_longrun_ctx *ctx, qct_mpi_result *result,
                         int rc, const char *err, int root)
 {
     char msg[512];
     int status = 0;
-    if (rc == QC_OK && qc_longrun_sync(ctx, msg, sizeof msg) != 0) {
+    if (rc == QC_OK && qcc_longrun_sync(ctx, msg, sizeof msg) != 0) {
         err = msg;
         rc = QC_EHOOK;
     }
-    qc_longrun_close(ctx);
+    qcc_longrun_close(ctx);
     if (rc != QC_OK && rc != QC_EHOOK) {
         if (root)
-            qc_print_error(err);
+            qca_print_error(err);
         status = 2;
     } else if (root) {
         if (rc == QC_EHOOK) {
-            qc_print_error(err);
+            qca_print_error(err);
             status = 2;
         }
         print_report(result);
         qc_u128 unique;
-        int reported = qc_longrun_unique(opts, &result->total, &unique, msg, sizeof msg);
+        int reported = qcc_longrun_unique(opts, &result->total, &unique, msg, sizeof msg);
         if (reported != 0)
-            qc_print_error(msg);
+            qca_print_error(msg);
         else
-            reported = qc_report_result(opts, &result->total, unique, json_ranks, result);
+            reported = qcc_report_result(opts, &result->total, unique, json_ranks, result);
         if (reported != 0)
             status = reported;   /* 1: --check found a difference */
     }
@@ -188,16 +188,16 @@ static int end_together(const qc_options *opts, qc_longrun_ctx *ctx, qct_mpi_res
  * anything else: AGREED_COUNT to go on counting; else the exit status, or
  * QC_MPI_RUN_HERE for rank 0 to run the agreed mode alone. */
 enum { AGREED_COUNT = -2 };
-static int agree_on_command(const qc_options *opts, const char *refused, double timeout)
+static int agree_on_command(const qca_options *opts, const char *refused, double timeout)
 {
     char summary[QCT_SUMMARY_MAX], err[QCT_SUMMARY_MAX + 256];
     if (refused)
         snprintf(summary, sizeof summary, "error: %s", refused);
     else
-        qc_options_summary(opts, summary, sizeof summary);
+        qca_options_summary(opts, summary, sizeof summary);
     const int root = qct_mpi_rank() == 0;
     if (qct_mpi_handshake(summary, timeout, err, sizeof err) != QC_OK) {
-        qc_print_error(err);   /* rank 0 alone gets here */
+        qca_print_error(err);   /* rank 0 alone gets here */
         fflush(stderr);
         qct_mpi_abort(2);
         return 2;
@@ -205,14 +205,14 @@ static int agree_on_command(const qc_options *opts, const char *refused, double 
     if (!refused && opts->action == QC_ACTION_COUNT)
         return AGREED_COUNT;
     if (root && refused)
-        qc_print_error(refused);   /* every rank refused the same words: said once */
+        qca_print_error(refused);   /* every rank refused the same words: said once */
     qct_mpi_finalize();
     return refused ? 2 : root ? QC_MPI_RUN_HERE : 0;
 }
 
-int qcount_mpi_main(const qc_options *opts, const char *refused, int *argc, char ***argv)
+int qcc_mpi_main(const qca_options *opts, const char *refused, int *argc, char ***argv)
 {
-    qc_longrun_catch_forwarded();   /* every rank, before MPI starts: mpirun forwards to all */
+    qcc_longrun_catch_forwarded();   /* every rank, before MPI starts: mpirun forwards to all */
     double timeout = qct_mpi_join_timeout();
     char bad_timeout[256];
     if (timeout < 0) {   /* refused like bad words, once every rank has joined */
@@ -243,20 +243,20 @@ int qcount_mpi_main(const qc_options *opts, const char *refused, int *argc, char
         plan = NULL;
     size_t units = plan ? qc_plan_unit_count(plan) : 0;
     qc_run_options run = {.size = sizeof run, .threads = opts->threads, .bind = opts->bind};
-    qc_longrun_ctx ctx = {0};
+    qcc_longrun_ctx ctx = {0};
     char err[512], why[512];
     const char *root_error = NULL;
     if (root && plan) {
-        if (qc_longrun_open(&ctx, opts, plan, why, sizeof why) != 0)
+        if (qcc_longrun_open(&ctx, opts, plan, why, sizeof why) != 0)
             root_error = why;
-        qc_longrun_catch_signals(NULL, NULL);
+        qcc_longrun_catch_signals(NULL, NULL);
         if (!root_error)
-            qc_longrun_show_progress(&ctx, opts, units);
-        qc_longrun_hooks(&ctx, &run);
+            qcc_longrun_show_progress(&ctx, opts, units);
+        qcc_longrun_hooks(&ctx, &run);
     }
     qct_mpi_result result;
     int rc = qct_mpi_count(plan, &run, root_error, &result, err, sizeof err);
-    qcp_line_stop(ctx.line);
+    qcc_line_stop(ctx.line);
     qc_plan_free(plan);
     if (result.alone && !result.silent)
         return end_alone(&ctx, &result, rc, err, units);
