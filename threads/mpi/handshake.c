@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * handshake.c — every rank's summary of its command line shown to rank 0
- * before counting (mpi_run.h), which waits for each one no longer than the
+ * before counting (handshake.h), which waits for each one no longer than the
  * join timeout and refuses the job unless all are the same.
  *
  * [join timeout] A rank that never starts MPI (QCOUNT_MPI=0 on its host,
@@ -19,7 +19,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "handshake.h"
 #include "mpi_run.h"
+#include "qcount.h"
 #include "qct_clock.h"
 
 enum { TAG_HELLO = 21 };

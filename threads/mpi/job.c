@@ -12,6 +12,7 @@
 
 #include "job.h"
 #include "mpi_run.h"
+#include "qcount.h"
 
 static pid_t launcher_pid;   /* our parent when we started: mpirun, orted, slurmstepd */
 static int orphaned;

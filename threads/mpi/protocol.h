@@ -35,7 +35,7 @@ enum {
 };
 
 /* [silence] Seconds between a worker's messages at most: a third of the
- * shortest silence timeout (mpi_run.h), so a worker must miss at least
+ * shortest silence timeout (count.h), so a worker must miss at least
  * three beats before it is taken for lost. */
 #define QCT_HEARTBEAT 1.0
 

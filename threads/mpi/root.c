@@ -19,11 +19,6 @@
 #include "qct_clock.h"
 #include "root.h"
 
-double qct_mpi_silence(void)
-{
-    return qct_launcher_seconds("QCOUNT_MPI_SILENCE", QCT_SILENCE_DEFAULT, 3, 3600);
-}
-
 void qct_root_open(qct_root *b, qct_rank *s, const qc_run_options *opts, int ranks,
                    double silence, double start)
 {
@@ -327,26 +322,23 @@ int qct_root_quit_code(const qct_root *b)
     return b->rep.hook_failed ? QC_EHOOK : b->failed_rank >= 0 ? QC_ENOMEM : QC_ESTOP;
 }
 
-void qct_root_alone(const qct_root *b, int rc, qct_mpi_result *out, char *err, size_t errlen)
+void qct_root_alone(const qct_root *b, int rc, qc_result *total, char *err, size_t errlen)
 {
-    out->alone = 1;
-    out->total.total = b->total + b->known.solutions;
-    out->total.units = b->arrived + b->resumed;
+    total->total = b->total + b->known.solutions;
+    total->units = b->arrived + b->resumed;
     if (rc == QC_ENOMEM)
         snprintf(err, errlen, "out of memory counting a work unit on rank %d", b->failed_rank);
 }
 
-int qct_root_sum(const qct_root *b, int rc, qct_mpi_result *out, char *err, size_t errlen)
+int qct_root_sum(const qct_root *b, int rc, qc_result *total, char *err, size_t errlen)
 {
-    out->total.total = b->total + b->known.solutions;
-    out->total.placements = b->placements + b->known.placements;
-    out->total.units = b->arrived + b->resumed;
-    out->total.units_resumed = b->resumed;
-    out->total.placements_resumed = b->known.placements;
-    out->total.seconds = qct_now_seconds() - b->rep.start;
-    out->total.cpu_seconds = qct_cpu_seconds() - b->rep.cpu_start;
-    for (int r = 0; r < out->ranks && out->per_rank; r++)
-        out->total.threads += out->per_rank[r].threads;
+    total->total = b->total + b->known.solutions;
+    total->placements = b->placements + b->known.placements;
+    total->units = b->arrived + b->resumed;
+    total->units_resumed = b->resumed;
+    total->placements_resumed = b->known.placements;
+    total->seconds = qct_now_seconds() - b->rep.start;
+    total->cpu_seconds = qct_cpu_seconds() - b->rep.cpu_start;
     if (rc == QC_OK && b->conflicts) {
         snprintf(err, errlen, "rank %d counted unit %zu differently from rank %d, which counted "
                  "it first (%zu such units): no total can be trusted", b->conflict_rank,

@@ -12,7 +12,7 @@
  * the job (MPI_Abort), as the other ranks may be deep inside long units.
  *
  * [silence] Rank 0 notes which worker holds each unit handed out.  A
- * worker unheard for the silence timeout (mpi_run.h) is taken for silent:
+ * worker unheard for the silence timeout (count.h) is taken for silent:
  * the units it holds go back to the front of rank 0's list, for the other
  * ranks (rank 0's own counters included, which wait for the workers
  * rather than leave when the list runs dry).  A silent worker that speaks
@@ -27,7 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mpi_run.h"
+#include "qcount.h"
 #include "rank.h"
 #include "unit_step.h"
 
@@ -100,13 +100,13 @@ int qct_root_messenger(qct_rank *s, qct_root *b, int ranks, int counters, qct_th
 /* Why the messenger quit: QC_EHOOK, QC_ENOMEM or QC_ESTOP. */
 int qct_root_quit_code(const qct_root *b);
 
-/* The sums so far into out->total, rank 0 having quit alone with rc. */
-void qct_root_alone(const qct_root *b, int rc, qct_mpi_result *out, char *err, size_t errlen);
+/* The sums so far (total and units) into *total, rank 0 having quit alone
+ * with rc. */
+void qct_root_alone(const qct_root *b, int rc, qc_result *total, char *err, size_t errlen);
 
-/* The whole count into out->total (out->per_rank gathered, or NULL when
- * rank 0 finished without a silent worker); returns rc, or QC_EINVAL when
- * units went missing, came back twice (strays), or came back with
- * conflicting tallies. */
-int qct_root_sum(const qct_root *b, int rc, qct_mpi_result *out, char *err, size_t errlen);
+/* The whole count into *total, all but its threads (the caller sums the
+ * ranks' reports); returns rc, or QC_EINVAL when units went missing, came
+ * back twice (strays), or came back with conflicting tallies. */
+int qct_root_sum(const qct_root *b, int rc, qc_result *total, char *err, size_t errlen);
 
 #endif

@@ -26,6 +26,9 @@
 #include <unistd.h>
 
 #include "longrun.h"
+#include "mpi/count.h"
+#include "mpi/handshake.h"
+#include "mpi/job.h"
 #include "mpi_load.h"
 #include "mpi_run.h"
 #include "qcount_mpi.h"

@@ -9,7 +9,7 @@
 
 #include "options.h"
 
-/* Joins the MPI job (within the join timeout, mpi_run.h), checks that
+/* Joins the MPI job (within the join timeout, threads/mpi/handshake.h), checks that
  * every rank was given the same command (refused: this rank's error
  * message, or NULL), counts opts->n across its ranks, prints on rank 0;
  * returns the exit status, or QC_MPI_RUN_HERE (mpi_load.h) on rank 0 when

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * mpi_run.c — one plan counted across the ranks of an MPI job: the ranks
- * agree on the plan, then each runs its messenger and counting threads,
- * and rank 0 gathers the sums and every rank's report.
+ * count.c — one plan counted across the ranks of an MPI job (count.h): the
+ * ranks agree on the plan, then each runs its messenger and counting
+ * threads, and rank 0 gathers the sums and every rank's report.
  *
  * The parts: protocol.h (the messages between ranks), rank.h (a rank's
  * queue, outbox and counting threads), root.h (rank 0: the books, the
  * hand-out, the hooks), worker.h (the other ranks' messenger), job.h (the
- * job's lifetime, the launcher watch).
+ * job's lifetime, the launcher watch), handshake.h (the ranks' agreement
+ * on the command, before any plan).
  *
  * Failures: a unit that runs out of memory (qc_plan_count_unit) is never
  * reported as counted.  Its rank stops counting (its counters' stop flag),
@@ -24,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "count.h"
+#include "job.h"
 #include "mpi_run.h"
 #include "qct_clock.h"
 #include "rank.h"
@@ -31,6 +34,11 @@
 #include "spawn.h"
 #include "topology.h"
 #include "worker.h"
+
+double qct_mpi_silence(void)
+{
+    return qct_launcher_seconds("QCOUNT_MPI_SILENCE", QCT_SILENCE_DEFAULT, 3, 3600);
+}
 
 /* ---- threads of one rank ----------------------------------------------- */
 
@@ -231,6 +239,13 @@ static int agree(const qc_plan *plan, const char *root_error, int me, int ranks,
 
 /* ---- the whole count --------------------------------------------------- */
 
+/* The ranks' counting threads into out->total (per_rank gathered). */
+static void sum_threads(qct_mpi_result *out)
+{
+    for (int r = 0; r < out->ranks && out->per_rank; r++)
+        out->total.threads += out->per_rank[r].threads;
+}
+
 /* Every rank's stats and code to rank 0, which sums the count; the
  * verdict to every rank.  Collective. */
 static int gather(const qct_root *books, const qct_mpi_rank_stats *mine, int me, int rc,
@@ -249,8 +264,10 @@ static int gather(const qct_root *books, const qct_mpi_rank_stats *mine, int me,
         snprintf(err, errlen, "a rank ran out of memory");
         rc = worst;
     }
-    if (me == 0)
-        rc = qct_root_sum(books, rc, out, err, errlen);
+    if (me == 0) {
+        rc = qct_root_sum(books, rc, &out->total, err, errlen);
+        sum_threads(out);
+    }
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     return rc;
 }
@@ -268,7 +285,9 @@ static int finish_alone(const qct_root *books, const qct_mpi_rank_stats *mine, i
         out->per_rank[r].rank = r;
     if (rc != QC_OK)
         snprintf(err, errlen, "a rank ran out of memory");
-    return qct_root_sum(books, rc, out, err, errlen);
+    rc = qct_root_sum(books, rc, &out->total, err, errlen);
+    sum_threads(out);
+    return rc;
 }
 
 int qct_mpi_count(const qc_plan *plan, const qc_run_options *opts, const char *root_error,
@@ -303,7 +322,8 @@ int qct_mpi_count(const qc_plan *plan, const qc_run_options *opts, const char *r
         out->silence = books.silence;
     }
     if (alone) {   /* rank 0 only: the workers are not told; the caller ends the job */
-        qct_root_alone(&books, rc, out, err, errlen);
+        out->alone = 1;
+        qct_root_alone(&books, rc, &out->total, err, errlen);
     } else if (me == 0 && books.silent) {
         /* silent ranks may never reach a collective call: the count is
          * whole here, and the caller ends the job */
