@@ -10,15 +10,15 @@
  * tally back, and rank 0 sums them (and records them in a checkpoint ledger
  * when given one).  See protocol.h for the protocol.
  */
-#ifndef QCT_MPI_COUNT_H
-#define QCT_MPI_COUNT_H
+#ifndef QCR_MPI_COUNT_H
+#define QCR_MPI_COUNT_H
 
 #include <stddef.h>
 
 #include "qcount.h"
 
 /* What one rank did, for the imbalance report. */
-typedef struct qct_mpi_rank_stats {
+typedef struct qcr_mpi_rank_stats {
     int rank;
     int threads;            /* counting threads                             */
     size_t units;           /* units this rank counted                      */
@@ -26,14 +26,14 @@ typedef struct qct_mpi_rank_stats {
     double wall_seconds;    /* from the first hand-out to its last result   */
     qc_u128 placements;
     char host[64];
-} qct_mpi_rank_stats;
+} qcr_mpi_rank_stats;
 
-typedef struct qct_mpi_result {
+typedef struct qcr_mpi_result {
     qc_result total;        /* as qc_run's; threads = all ranks' threads    */
     int ranks;
     int alone;              /* rank 0 returned at once, without the other
                                ranks: the caller must end the job           */
-    qct_mpi_rank_stats *per_rank;   /* [ranks] on rank 0, NULL elsewhere    */
+    qcr_mpi_rank_stats *per_rank;   /* [ranks] on rank 0, NULL elsewhere    */
     /* [silence] on rank 0: */
     int silent;             /* ranks still silent as the count ended: then
                                alone is set and per_rank holds rank 0's
@@ -43,7 +43,7 @@ typedef struct qct_mpi_result {
     size_t handed_again;    /* units they held, handed to other ranks       */
     size_t repeats;         /* tallies of those that came twice, the same   */
     double silence;         /* the timeout, seconds                         */
-} qct_mpi_result;
+} qcr_mpi_result;
 
 /* [silence] How long rank 0 waits on a worker it hears nothing from (no
  * tally, no heartbeat: protocol.h) before it hands that worker's units to
@@ -55,8 +55,8 @@ typedef struct qct_mpi_result {
  * qcount-mpirun's TCP keepalive, Open MPI itself notices a lost host in
  * 9 to 14 s).  A rank taken for lost that speaks again is heard: its
  * tallies of units already counted elsewhere are checked, never added. */
-#define QCT_SILENCE_DEFAULT 10.0
-double qct_mpi_silence(void);
+#define QCR_SILENCE_DEFAULT 10.0
+double qcr_mpi_silence(void);
 
 /* Counts plan over every rank of MPI_COMM_WORLD; collective.  plan may be
  * NULL on a rank that could not build it, and root_error non-NULL on rank 0
@@ -68,18 +68,18 @@ double qct_mpi_silence(void);
  * unit_done rank 0 returns QC_ESTOP or QC_EHOOK at once and alone, and
  * when a unit ran out of memory on any rank, QC_ENOMEM at once and alone
  * (err names the rank): then out->alone is set, the other ranks are left
- * waiting, and the caller must end the job (qct_mpi_abort, job.h).
+ * waiting, and the caller must end the job (qcr_mpi_abort, job.h).
  * [silence] When workers fell silent and never spoke again, rank 0
  * finishes the count without them and returns it (its rc as at the end,
  * out->silent set, out->alone too): the caller reports it and ends the
  * job.  (QC_ENOMEM on every rank, without out->alone: a failure seen only
- * as the count ended.)  Fills *out (free it with qct_mpi_result_free,
+ * as the count ended.)  Fills *out (free it with qcr_mpi_result_free,
  * which takes NULL); totals are meaningful on rank 0.  err may be NULL (no
  * message).  Precondition, not checked: out is not NULL, on every rank, as
  * a rank that returned at once would leave the others waiting in a
  * collective call. */
-int qct_mpi_count(const qc_plan *plan, const qc_run_options *opts, const char *root_error,
-                  qct_mpi_result *out, char *err, size_t errlen);
-void qct_mpi_result_free(qct_mpi_result *r);
+int qcr_mpi_count(const qc_plan *plan, const qc_run_options *opts, const char *root_error,
+                  qcr_mpi_result *out, char *err, size_t errlen);
+void qcr_mpi_result_free(qcr_mpi_result *r);
 
 #endif
