@@ -61,7 +61,7 @@ static int join_path(char *path, size_t size, const char *dir, const char *rel)
     return len > 0 && (size_t)len < size ? 0 : -1;
 }
 
-int qc_mpi_load_main(const qc_options *opts, const char *refused, int *argc, char ***argv)
+int qcc_mpi_load_main(const qc_options *opts, const char *refused, int *argc, char ***argv)
 {
     char dir[4096];
     ssize_t len = readlink("/proc/self/exe", dir, sizeof dir - 1);
@@ -91,13 +91,13 @@ int qc_mpi_load_main(const qc_options *opts, const char *refused, int *argc, cha
     }
     if (!module)
         return say("its MPI module cannot be loaded: ", why);
-    mpi_main_fn run = (mpi_main_fn)dlsym(module, "qcount_mpi_main");
+    mpi_main_fn run = (mpi_main_fn)dlsym(module, "qcc_mpi_main");
     if (!run)
-        return say("its MPI module has no qcount_mpi_main: ", dlerror());
+        return say("its MPI module has no qcc_mpi_main: ", dlerror());
     return run(opts, refused, argc, argv);   /* the module stays loaded until exit */
 }
 #else
-int qc_mpi_load_main(const qc_options *opts, const char *refused, int *argc, char ***argv)
+int qcc_mpi_load_main(const qc_options *opts, const char *refused, int *argc, char ***argv)
 {
     (void)opts, (void)refused, (void)argc, (void)argv;
     return say("this qcount was built without MPI ",

@@ -213,7 +213,7 @@ static int agree_on_command(const qc_options *opts, const char *refused, double 
     return refused ? 2 : root ? QC_MPI_RUN_HERE : 0;
 }
 
-int qcount_mpi_main(const qc_options *opts, const char *refused, int *argc, char ***argv)
+int qcc_mpi_main(const qc_options *opts, const char *refused, int *argc, char ***argv)
 {
     qc_longrun_catch_forwarded();   /* every rank, before MPI starts: mpirun forwards to all */
     double timeout = qcr_mpi_join_timeout();

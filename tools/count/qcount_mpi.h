@@ -4,8 +4,8 @@
  * CMake finds MPI into the module libqcount_mpi.so, whose entry
  * count/mpi_load.c looks up by this name.
  */
-#ifndef QC_QCOUNT_MPI_H
-#define QC_QCOUNT_MPI_H
+#ifndef QCC_QCOUNT_MPI_H
+#define QCC_QCOUNT_MPI_H
 
 #include "options.h"
 
@@ -14,6 +14,6 @@
  * message, or NULL), counts opts->n across its ranks, prints on rank 0;
  * returns the exit status, or QC_MPI_RUN_HERE (mpi_load.h) on rank 0 when
  * the job agreed on a mode that rank 0 runs alone. */
-int qcount_mpi_main(const qc_options *opts, const char *refused, int *argc, char ***argv);
+int qcc_mpi_main(const qc_options *opts, const char *refused, int *argc, char ***argv);
 
 #endif
