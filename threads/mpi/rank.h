@@ -3,8 +3,8 @@
  * rank.h — one rank's counting, the same on rank 0 and on the workers: its
  * queue of units, its outbox of tallies, and its counting threads.
  *
- * Inside a rank: thread 0 of its team (spawn.h) is the messenger (root.c on rank 0,
- * worker.c elsewhere), the only thread that calls MPI
+ * Inside a rank: thread 0 of its team (spawn.h) is the messenger (root.c
+ * on rank 0, worker.c elsewhere), the only thread that calls MPI
  * (MPI_THREAD_FUNNELED); threads 1..T count, each pinned through hwloc to
  * its own core of the rank's share of the machine.  The messenger sleeps
  * between polls, so it costs a core almost nothing.  The counting threads

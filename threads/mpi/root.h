@@ -52,7 +52,8 @@ typedef struct qcr_root {
     qct_todo list;            /* the units to count when it started      */
     uint64_t *seen;           /* [seen bits] QCR_SEEN, QCR_AGAIN: two bits
                                  a unit, unit u's at bit 2 (u % 32) of
-                                 word u / 32 (N=28: 10 MB, not 40)       */
+                                 word u / 32 (N=28: 10 MB; a byte a unit
+                                 would take 40)                          */
     qcr_held *held;           /* [ranks]: what each worker was handed    */
     size_t arrived, bad;      /* results taken; unknown or repeated ones */
     /* [silence] */
@@ -92,9 +93,10 @@ void qcr_root_close(qcr_root *b);
 
 /* Rank 0's messenger.  Returns 0 when every worker has sent LAST or is
  * silent (b->silent: then the count is whole, but the silent ranks may
- * never reach the job's collective end) and its own counters are through; -1 at once when asked to stop, when a hook
- * failed, or when a unit failed here or on a worker (FAIL) (its counters
- * then stop within a unit, or a kernel stop check). */
+ * never reach the job's collective end) and its own counters are
+ * through; -1 at once when asked to stop, when a hook failed, or when a
+ * unit failed here or on a worker (FAIL) (its counters then stop within a
+ * unit, or a kernel stop check). */
 int qcr_root_messenger(qcr_rank *s, qcr_root *b, int ranks, int counters, qct_thread_sum *mine);
 
 /* Why the messenger quit: QC_EHOOK, QC_ENOMEM or QC_ESTOP. */

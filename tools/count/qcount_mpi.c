@@ -13,10 +13,11 @@
  * not, it kills the ranks itself), or SIGUSR1/SIGUSR2 standing for them
  * (which mpirun forwards; longrun.c [forwarded stop]), syncs the ledger,
  * says how far it got and ends the job: alone, by MPI_Finalize; else by
- * MPI_Abort, without its banner ([quiet abort]).  The other ranks
- * take SIGUSR1/SIGUSR2 too and wait for rank 0's abort; SIGINT/SIGTERM
- * keep the default action there and simply kill them.  A work unit that runs out of memory
- * on any rank ends the job the same way, with one line and exit status 2.
+ * MPI_Abort, without its banner ([quiet abort]).  The other ranks take
+ * SIGUSR1/SIGUSR2 too and wait for rank 0's abort; SIGINT/SIGTERM keep
+ * the default action there and simply kill them.  A work unit that runs
+ * out of memory on any rank ends the job the same way, with one line and
+ * exit status 2.
  */
 #include <fcntl.h>
 #include <signal.h>
