@@ -10,8 +10,8 @@
  * unit, siblings after every core's first; a run's threads only ever run
  * on its slots.
  */
-#ifndef QC_TOPOLOGY_H
-#define QC_TOPOLOGY_H
+#ifndef QCT_TOPOLOGY_H
+#define QCT_TOPOLOGY_H
 
 #include <stddef.h>
 

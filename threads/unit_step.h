@@ -13,8 +13,8 @@
 #include "qcount.h"
 
 /* [todo bits] The units of a run left to count: one bit a unit, in plan
- * order (5 MB for N=28's 40 million units, where a list of their numbers
- * took 321 MB).  qc_run's threads and MPI's rank 0 both take units from it
+ * order (5 MB for N=28's 40 million units; a list of their numbers would
+ * take 321 MB).  qc_run's threads and MPI's rank 0 both take units from it
  * in plan order. */
 typedef struct qct_todo {
     uint64_t *bits;           /* bit u of word u/64: unit u is to count   */

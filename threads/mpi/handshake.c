@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * handshake.c — every rank's summary of its command line shown to rank 0
- * before counting (mpi_run.h), which waits for each one no longer than the
+ * before counting (handshake.h), which waits for each one no longer than the
  * join timeout and refuses the job unless all are the same.
  *
  * [join timeout] A rank that never starts MPI (QCOUNT_MPI=0 on its host,
@@ -19,14 +19,16 @@
 #include <string.h>
 #include <time.h>
 
+#include "handshake.h"
 #include "mpi_run.h"
+#include "qcount.h"
 #include "qct_clock.h"
 
 enum { TAG_HELLO = 21 };
 
-double qct_mpi_join_timeout(void)
+double qcr_mpi_join_timeout(void)
 {
-    return qct_launcher_seconds("QCOUNT_MPI_TIMEOUT", QCT_JOIN_TIMEOUT_DEFAULT, 1, 3600);
+    return qct_launcher_seconds("QCOUNT_MPI_TIMEOUT", QCR_JOIN_TIMEOUT_DEFAULT, 1, 3600);
 }
 
 /* ---- every rank's command line, compared on rank 0 --------------------- */
@@ -38,10 +40,10 @@ static void nap(void)
 }
 
 /* Rank 0: the verdict on what the ranks sent, into err. */
-static int compare(char (*got)[QCT_SUMMARY_MAX], int ranks, char *err, size_t errlen)
+static int compare(char (*got)[QCR_SUMMARY_MAX], int ranks, char *err, size_t errlen)
 {
     for (int r = 1; r < ranks; r++) {
-        got[r][QCT_SUMMARY_MAX - 1] = '\0';
+        got[r][QCR_SUMMARY_MAX - 1] = '\0';
         if (strcmp(got[r], got[0]) == 0)
             continue;
         if (strncmp(got[r], "error: ", 7) == 0)   /* its own words were refused */
@@ -56,12 +58,12 @@ static int compare(char (*got)[QCT_SUMMARY_MAX], int ranks, char *err, size_t er
     return QC_OK;
 }
 
-int qct_mpi_handshake(const char *summary, double timeout, char *err, size_t errlen)
+int qcr_mpi_handshake(const char *summary, double timeout, char *err, size_t errlen)
 {
     int me = 0, ranks = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-    char mine[QCT_SUMMARY_MAX];
+    char mine[QCR_SUMMARY_MAX];
     snprintf(mine, sizeof mine, "%s", summary);
     int verdict = QC_OK;
     if (me != 0) {
@@ -69,7 +71,7 @@ int qct_mpi_handshake(const char *summary, double timeout, char *err, size_t err
         MPI_Bcast(&verdict, 1, MPI_INT, 0, MPI_COMM_WORLD);   /* or ended by rank 0's abort */
         return verdict;
     }
-    char (*got)[QCT_SUMMARY_MAX] = calloc((size_t)ranks, sizeof *got);
+    char (*got)[QCR_SUMMARY_MAX] = calloc((size_t)ranks, sizeof *got);
     MPI_Request *req = calloc((size_t)ranks, sizeof *req);
     if (!got || !req) {
         free(got);
@@ -80,7 +82,7 @@ int qct_mpi_handshake(const char *summary, double timeout, char *err, size_t err
     memcpy(got[0], mine, sizeof mine);
     req[0] = MPI_REQUEST_NULL;
     for (int r = 1; r < ranks; r++)
-        MPI_Irecv(got[r], QCT_SUMMARY_MAX, MPI_CHAR, r, TAG_HELLO, MPI_COMM_WORLD, &req[r]);
+        MPI_Irecv(got[r], QCR_SUMMARY_MAX, MPI_CHAR, r, TAG_HELLO, MPI_COMM_WORLD, &req[r]);
     double deadline = qct_now_seconds() + timeout;
     int all = 0;
     while (!all) {

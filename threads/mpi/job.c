@@ -12,18 +12,19 @@
 
 #include "job.h"
 #include "mpi_run.h"
+#include "qcount.h"
 
 static pid_t launcher_pid;   /* our parent when we started: mpirun, orted, slurmstepd */
 static int orphaned;
 
-int qct_job_lost_launcher(void)
+int qcr_job_lost_launcher(void)
 {
     if (launcher_pid > 1 && getppid() != launcher_pid)
         orphaned = 1;
     return orphaned;
 }
 
-int qct_mpi_orphaned(void)
+int qcr_mpi_orphaned(void)
 {
     return orphaned;
 }
@@ -31,9 +32,9 @@ int qct_mpi_orphaned(void)
 /* [join timeout] MPI_Init under a watchdog: a rank that never starts MPI
  * holds the others inside it (Open MPI's start-up exchange), which no
  * error reports.  Rank 0 says so at the timeout and exits, and the launcher
- * ends the rest; the others wait QCT_JOIN_GRACE longer, to speak only when
+ * ends the rest; the others wait QCR_JOIN_GRACE longer, to speak only when
  * rank 0 is the one missing. */
-#define QCT_JOIN_GRACE 5.0
+#define QCR_JOIN_GRACE 5.0
 static struct {
     pthread_mutex_t lock;
     pthread_cond_t done_cond;
@@ -45,7 +46,7 @@ static void *watchdog(void *arg)
 {
     (void)arg;
     const int rank = qct_mpi_launcher_rank();
-    double wait = watch.seconds + (rank > 0 ? QCT_JOIN_GRACE : 0);
+    double wait = watch.seconds + (rank > 0 ? QCR_JOIN_GRACE : 0);
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
     until.tv_sec += (time_t)wait;
@@ -64,7 +65,7 @@ static void *watchdog(void *arg)
     return NULL;
 }
 
-int qct_mpi_init(int *argc, char ***argv, double timeout)
+int qcr_mpi_init(int *argc, char ***argv, double timeout)
 {
     launcher_pid = getppid();
     watch.seconds = timeout;
@@ -83,21 +84,21 @@ int qct_mpi_init(int *argc, char ***argv, double timeout)
     return provided >= MPI_THREAD_FUNNELED ? QC_OK : QC_EINVAL;
 }
 
-int qct_mpi_rank(void)
+int qcr_mpi_rank(void)
 {
     int r = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &r);
     return r;
 }
 
-int qct_mpi_size(void)
+int qcr_mpi_size(void)
 {
     int s = 1;
     MPI_Comm_size(MPI_COMM_WORLD, &s);
     return s;
 }
 
-void qct_mpi_finalize(void)
+void qcr_mpi_finalize(void)
 {
     int done = 0;
     MPI_Finalized(&done);
@@ -105,7 +106,7 @@ void qct_mpi_finalize(void)
         MPI_Finalize();
 }
 
-void qct_mpi_abort(int status)
+void qcr_mpi_abort(int status)
 {
     MPI_Abort(MPI_COMM_WORLD, status);
 }

@@ -8,7 +8,7 @@
 
 #include "protocol.h"
 
-int qct_grow(void **p, size_t *cap, size_t need, size_t elem)
+int qcr_grow(void **p, size_t *cap, size_t need, size_t elem)
 {
     if (need <= *cap)
         return 0;
@@ -23,32 +23,32 @@ int qct_grow(void **p, size_t *cap, size_t need, size_t elem)
     return 0;
 }
 
-void qct_grow_or_abort(void **p, size_t *cap, size_t need, size_t elem)
+void qcr_grow_or_abort(void **p, size_t *cap, size_t need, size_t elem)
 {
-    if (qct_grow(p, cap, need, elem) != 0)
+    if (qcr_grow(p, cap, need, elem) != 0)
         MPI_Abort(MPI_COMM_WORLD, 2);
 }
 
-void qct_send_results(int tag, size_t want, const qct_wire_result *r, size_t k,
+void qcr_send_results(int tag, size_t want, const qcr_wire_result *r, size_t k,
                       uint64_t **msg, size_t *msg_cap)
 {
-    qct_grow_or_abort((void **)msg, msg_cap, 2 + k * QCT_WIRE_WORDS, sizeof **msg);
+    qcr_grow_or_abort((void **)msg, msg_cap, 2 + k * QCR_WIRE_WORDS, sizeof **msg);
     (*msg)[0] = want;
     (*msg)[1] = k;
     if (k)   /* r may be NULL then: an outbox never used */
         memcpy(*msg + 2, r, k * sizeof *r);
-    MPI_Send(*msg, (int)(2 + k * QCT_WIRE_WORDS), MPI_UINT64_T, 0, tag, MPI_COMM_WORLD);
+    MPI_Send(*msg, (int)(2 + k * QCR_WIRE_WORDS), MPI_UINT64_T, 0, tag, MPI_COMM_WORLD);
 }
 
 /* Adds a parcel to *list (grown as needed); ends the job when out of memory. */
-static qct_parcel *add_parcel(qct_parcel **list, size_t *n, size_t *cap)
+static qcr_parcel *add_parcel(qcr_parcel **list, size_t *n, size_t *cap)
 {
-    qct_grow_or_abort((void **)list, cap, *n + 1, sizeof **list);
+    qcr_grow_or_abort((void **)list, cap, *n + 1, sizeof **list);
     return &(*list)[(*n)++];
 }
 
 /* Starts receiving every message already matched; never blocks. */
-static void start_receives(qct_post *post)
+static void start_receives(qcr_post *post)
 {
     for (;;) {
         int flag = 0;
@@ -59,7 +59,7 @@ static void start_receives(qct_post *post)
             return;
         int words = 0;
         MPI_Get_count(&st, MPI_UINT64_T, &words);
-        qct_parcel *p = add_parcel(&post->in, &post->n_in, &post->cap_in);
+        qcr_parcel *p = add_parcel(&post->in, &post->n_in, &post->cap_in);
         /* two spare words: want and k stay in bounds even in a message too
          * short to hold them (then it is malformed) */
         p->buf = calloc((size_t)words + 2, sizeof *p->buf);
@@ -73,7 +73,7 @@ static void start_receives(qct_post *post)
 }
 
 /* Frees the sends that are through. */
-static void finish_sends(qct_post *post)
+static void finish_sends(qcr_post *post)
 {
     size_t kept = 0;
     for (size_t i = 0; i < post->n_out; i++) {
@@ -87,7 +87,7 @@ static void finish_sends(qct_post *post)
     post->n_out = kept;
 }
 
-int qct_receive_results(qct_post *post, qct_message *m)
+int qcr_receive_results(qcr_post *post, qcr_message *m)
 {
     free(post->held);
     post->held = NULL;
@@ -99,7 +99,7 @@ int qct_receive_results(qct_post *post, qct_message *m)
         if (!flag)
             continue;
         /* the oldest complete one; the rest keep their order */
-        qct_parcel p = post->in[i];
+        qcr_parcel p = post->in[i];
         memmove(post->in + i, post->in + i + 1, (post->n_in - i - 1) * sizeof *post->in);
         post->n_in--;
         post->held = p.buf;
@@ -107,50 +107,50 @@ int qct_receive_results(qct_post *post, qct_message *m)
         m->source = p.source;
         m->want = (size_t)p.buf[0];
         m->k = p.words >= 2 ? (size_t)p.buf[1] : 0;
-        m->malformed = (size_t)p.words < 2 + m->k * QCT_WIRE_WORDS;
+        m->malformed = (size_t)p.words < 2 + m->k * QCR_WIRE_WORDS;
         if (m->malformed)
             m->k = 0;
-        m->results = (const qct_wire_result *)(p.buf + 2);
+        m->results = (const qcr_wire_result *)(p.buf + 2);
         return 1;
     }
     return 0;
 }
 
-void qct_send_work(qct_post *post, const size_t *grant, int dest)
+void qcr_send_work(qcr_post *post, const size_t *grant, int dest)
 {
     size_t words = grant[0] + 1;
-    qct_parcel *p = add_parcel(&post->out, &post->n_out, &post->cap_out);
+    qcr_parcel *p = add_parcel(&post->out, &post->n_out, &post->cap_out);
     p->buf = malloc(words * sizeof *p->buf);
     if (!p->buf)
         MPI_Abort(MPI_COMM_WORLD, 2);
     memcpy(p->buf, grant, words * sizeof *p->buf);
-    p->tag = QCT_TAG_WORK;
+    p->tag = QCR_TAG_WORK;
     p->source = dest;
     p->words = (int)words;
-    MPI_Isend(p->buf, p->words, MPI_UINT64_T, dest, QCT_TAG_WORK, MPI_COMM_WORLD, &p->req);
+    MPI_Isend(p->buf, p->words, MPI_UINT64_T, dest, QCR_TAG_WORK, MPI_COMM_WORLD, &p->req);
 }
 
-void qct_post_close(qct_post *post)
+void qcr_post_close(qcr_post *post)
 {
     for (size_t i = 0; i < post->n_out; i++) {
         MPI_Wait(&post->out[i].req, MPI_STATUS_IGNORE);
         free(post->out[i].buf);
     }
     post->n_out = 0;
-    qct_post_abandon(post);
+    qcr_post_abandon(post);
 }
 
-void qct_post_abandon(qct_post *post)
+void qcr_post_abandon(qcr_post *post)
 {
     /* the buffers under way stay allocated: MPI may still use them, and
      * the job ends soon (the caller aborts it) */
     free(post->held);
     free(post->in);
     free(post->out);
-    *post = (qct_post){0};
+    *post = (qcr_post){0};
 }
 
-void qct_post_work_receive(uint64_t *reply, size_t most, MPI_Request *req)
+void qcr_post_work_receive(uint64_t *reply, size_t most, MPI_Request *req)
 {
-    MPI_Irecv(reply, (int)(most + 1), MPI_UINT64_T, 0, QCT_TAG_WORK, MPI_COMM_WORLD, req);
+    MPI_Irecv(reply, (int)(most + 1), MPI_UINT64_T, 0, QCR_TAG_WORK, MPI_COMM_WORLD, req);
 }

@@ -10,21 +10,21 @@
 #include "qct_clock.h"
 #include "rank.h"
 
-void qct_rank_open(qct_rank *s, const qc_plan *plan)
+void qcr_rank_open(qcr_rank *s, const qc_plan *plan)
 {
     memset(s, 0, sizeof *s);
     omp_init_lock(&s->lock);
     s->plan = plan;
 }
 
-void qct_rank_wait_for(qct_rank *s, const qct_todo *todo)
+void qcr_rank_wait_for(qcr_rank *s, const qct_todo *todo)
 {
     s->rest = todo;
     s->cursor = 0;
     s->rest_left = todo->count;
 }
 
-void qct_rank_drop_waiting(qct_rank *s)
+void qcr_rank_drop_waiting(qcr_rank *s)
 {
     s->head = s->tail;
     s->rest_left = 0;
@@ -33,7 +33,7 @@ void qct_rank_drop_waiting(qct_rank *s)
 /* The next waiting unit into *unit: the queue's first, else the rest's
  * next in plan order.  Returns 0 when none waits.  Call with the lock
  * held. */
-static int take_one(qct_rank *s, size_t *unit)
+static int take_one(qcr_rank *s, size_t *unit)
 {
     if (s->head < s->tail) {
         *unit = s->queue[s->head++];
@@ -47,7 +47,7 @@ static int take_one(qct_rank *s, size_t *unit)
     return 1;
 }
 
-void qct_rank_close(qct_rank *s)
+void qcr_rank_close(qcr_rank *s)
 {
     free(s->queue);
     free(s->outbox);
@@ -70,7 +70,7 @@ static void nap(void)
     nap_us(200);
 }
 
-void qct_messenger_nap(int progressed, long *us)
+void qcr_messenger_nap(int progressed, long *us)
 {
     if (progressed) {
         *us = 50;
@@ -84,12 +84,12 @@ void qct_messenger_nap(int progressed, long *us)
 /* Out of memory on this rank, noted in s->failed: its counters stop (a
  * unit under way is cut short through the kernel's stop check and
  * dropped), and its messenger tells rank 0, which ends the run. */
-static void halt_on_failure(qct_rank *s)
+static void halt_on_failure(qcr_rank *s)
 {
     __atomic_store_n(&s->halt, 1, __ATOMIC_RELAXED);
 }
 
-static void count_one(qct_rank *s, size_t unit, qct_thread_sum *mine)
+static void count_one(qcr_rank *s, size_t unit, qct_thread_sum *mine)
 {
     qc_tally t;
     double t0 = qct_now_seconds();
@@ -99,9 +99,9 @@ static void count_one(qct_rank *s, size_t unit, qct_thread_sum *mine)
         halt_on_failure(s);
     if (step != QCT_COUNTED)
         return;
-    qct_wire_result w = qct_wire_from_tally(unit, &t);
+    qcr_wire_result w = qcr_wire_from_tally(unit, &t);
     omp_set_lock(&s->lock);
-    int kept = qct_grow((void **)&s->outbox, &s->out_cap, s->out_len + 1, sizeof *s->outbox) == 0;
+    int kept = qcr_grow((void **)&s->outbox, &s->out_cap, s->out_len + 1, sizeof *s->outbox) == 0;
     if (kept)
         s->outbox[s->out_len++] = w;
     omp_unset_lock(&s->lock);
@@ -113,7 +113,7 @@ static void count_one(qct_rank *s, size_t unit, qct_thread_sum *mine)
     qct_thread_sum_add(mine, &t);
 }
 
-void qct_rank_counter(qct_rank *s, qct_thread_sum *mine)
+void qcr_rank_counter(qcr_rank *s, qct_thread_sum *mine)
 {
     for (;;) {
         size_t unit = 0;
@@ -142,7 +142,7 @@ void qct_rank_counter(qct_rank *s, qct_thread_sum *mine)
     }
 }
 
-size_t qct_rank_take_units(qct_rank *s, size_t max, size_t *dst)
+size_t qcr_rank_take_units(qcr_rank *s, size_t max, size_t *dst)
 {
     omp_set_lock(&s->lock);
     size_t n = 0;
@@ -152,19 +152,19 @@ size_t qct_rank_take_units(qct_rank *s, size_t max, size_t *dst)
     return n;
 }
 
-int qct_rank_count_here(qct_rank *s, qct_thread_sum *mine)
+int qcr_rank_count_here(qcr_rank *s, qct_thread_sum *mine)
 {
     size_t unit;
-    if (qct_rank_take_units(s, 1, &unit) == 1)
+    if (qcr_rank_take_units(s, 1, &unit) == 1)
         count_one(s, unit, mine);
     return 1;
 }
 
-size_t qct_rank_take_outbox(qct_rank *s, qct_wire_result **dst, size_t *dst_cap)
+size_t qcr_rank_take_outbox(qcr_rank *s, qcr_wire_result **dst, size_t *dst_cap)
 {
     omp_set_lock(&s->lock);
     size_t n = s->out_len;
-    qct_wire_result *b = s->outbox;
+    qcr_wire_result *b = s->outbox;
     size_t c = s->out_cap;
     s->outbox = *dst;
     s->out_cap = *dst_cap;

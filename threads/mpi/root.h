@@ -12,59 +12,60 @@
  * the job (MPI_Abort), as the other ranks may be deep inside long units.
  *
  * [silence] Rank 0 notes which worker holds each unit handed out.  A
- * worker unheard for the silence timeout (mpi_run.h) is taken for silent:
+ * worker unheard for the silence timeout (count.h) is taken for silent:
  * the units it holds go back to the front of rank 0's list, for the other
  * ranks (rank 0's own counters included, which wait for the workers
  * rather than leave when the list runs dry).  A silent worker that speaks
  * again is heard like any other.  A tally for a unit already counted is
  * taken once: for a unit handed out again, the same tally is dropped and
- * a different one is a conflict that fails the count (qct_root_sum); any
+ * a different one is a conflict that fails the count (qcr_root_sum); any
  * other repeat is a stray, as is a unit the plan does not have.
  */
-#ifndef QCT_MPI_ROOT_H
-#define QCT_MPI_ROOT_H
+#ifndef QCR_MPI_ROOT_H
+#define QCR_MPI_ROOT_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mpi_run.h"
+#include "qcount.h"
 #include "rank.h"
 #include "unit_step.h"
 
 /* A unit handed out again and its first tally, once one arrived. */
-typedef struct qct_again {
-    qct_wire_result first;
+typedef struct qcr_again {
+    qcr_wire_result first;
     int counted;              /* first holds a tally                     */
     int rank;                 /* the rank that sent it                   */
-} qct_again;
+} qcr_again;
 
 /* The units handed to one worker, in the order granted; some may have
- * come back since (QCT_SEEN), and are dropped when the list grows. */
-typedef struct qct_held {
+ * come back since (QCR_SEEN), and are dropped when the list grows. */
+typedef struct qcr_held {
     size_t *unit;
     size_t len, cap;
-} qct_held;
+} qcr_held;
 
-typedef struct qct_root {
+typedef struct qcr_root {
     qct_reporter rep;         /* the hooks and where the run stands      */
     int failed_rank;          /* the first rank out of memory, or -1     */
     size_t units;             /* the plan's */
     qct_todo list;            /* the units to count when it started      */
-    uint64_t *seen;           /* [seen bits] QCT_SEEN, QCT_AGAIN: two bits
+    uint64_t *seen;           /* [seen bits] QCR_SEEN, QCR_AGAIN: two bits
                                  a unit, unit u's at bit 2 (u % 32) of
-                                 word u / 32 (N=28: 10 MB, not 40)       */
-    qct_held *held;           /* [ranks]: what each worker was handed    */
+                                 word u / 32 (N=28: 10 MB; a byte a unit
+                                 would take 40)                          */
+    qcr_held *held;           /* [ranks]: what each worker was handed    */
     size_t arrived, bad;      /* results taken; unknown or repeated ones */
     /* [silence] */
     int ranks;
     double silence;           /* seconds: a worker unheard is silent     */
     double *heard;            /* [ranks]: when each last spoke           */
-    unsigned char *state;     /* [ranks]: QCT_WORKING, QCT_DONE, QCT_SILENT */
+    unsigned char *state;     /* [ranks]: QCR_WORKING, QCR_DONE, QCR_SILENT */
     int silent;               /* workers silent now                      */
     int ever_silent;          /* workers ever taken for silent           */
     int first_silent;         /* the first one, or -1                    */
     size_t handed_again;      /* units handed out again                  */
-    qct_again *again;         /* [n_again]: their first tallies          */
+    qcr_again *again;         /* [n_again]: their first tallies          */
     size_t n_again, cap_again;
     size_t repeats;           /* equal tallies of such units, dropped    */
     size_t conflicts;         /* different ones                          */
@@ -74,39 +75,40 @@ typedef struct qct_root {
     qc_tally known;           /* from unit_known                         */
     size_t resumed;           /* units known                             */
     size_t todo;              /* units left to count when it started     */
-} qct_root;
+} qcr_root;
 
-enum { QCT_SEEN = 1, QCT_AGAIN = 2 };
-enum { QCT_WORKING = 0, QCT_DONE = 1, QCT_SILENT = 2 };
+enum { QCR_SEEN = 1, QCR_AGAIN = 2 };
+enum { QCR_WORKING = 0, QCR_DONE = 1, QCR_SILENT = 2 };
 
-#define QCT_ROOT_NONE ((qct_root){.failed_rank = -1, .first_silent = -1})
+#define QCR_ROOT_NONE ((qcr_root){.failed_rank = -1, .first_silent = -1})
 
 /* Rank 0: the books and its rank's to-do list (every unit unit_known does
  * not hold, waiting in plan order, big ones first, one bit a unit; more
  * may come back from a silent worker, to the front of the queue, until
  * every worker is done or silent); calls progress once.  silence: seconds
- * (qct_mpi_silence).  Ends the job when out of memory. */
-void qct_root_open(qct_root *b, qct_rank *s, const qc_run_options *opts, int ranks,
+ * (qcr_mpi_silence).  Ends the job when out of memory. */
+void qcr_root_open(qcr_root *b, qcr_rank *s, const qc_run_options *opts, int ranks,
                    double silence, double start);
-void qct_root_close(qct_root *b);
+void qcr_root_close(qcr_root *b);
 
 /* Rank 0's messenger.  Returns 0 when every worker has sent LAST or is
  * silent (b->silent: then the count is whole, but the silent ranks may
- * never reach the job's collective end) and its own counters are through; -1 at once when asked to stop, when a hook
- * failed, or when a unit failed here or on a worker (FAIL) (its counters
- * then stop within a unit, or a kernel stop check). */
-int qct_root_messenger(qct_rank *s, qct_root *b, int ranks, int counters, qct_thread_sum *mine);
+ * never reach the job's collective end) and its own counters are
+ * through; -1 at once when asked to stop, when a hook failed, or when a
+ * unit failed here or on a worker (FAIL) (its counters then stop within a
+ * unit, or a kernel stop check). */
+int qcr_root_messenger(qcr_rank *s, qcr_root *b, int ranks, int counters, qct_thread_sum *mine);
 
 /* Why the messenger quit: QC_EHOOK, QC_ENOMEM or QC_ESTOP. */
-int qct_root_quit_code(const qct_root *b);
+int qcr_root_quit_code(const qcr_root *b);
 
-/* The sums so far into out->total, rank 0 having quit alone with rc. */
-void qct_root_alone(const qct_root *b, int rc, qct_mpi_result *out, char *err, size_t errlen);
+/* The sums so far (total and units) into *total, rank 0 having quit alone
+ * with rc. */
+void qcr_root_alone(const qcr_root *b, int rc, qc_result *total, char *err, size_t errlen);
 
-/* The whole count into out->total (out->per_rank gathered, or NULL when
- * rank 0 finished without a silent worker); returns rc, or QC_EINVAL when
- * units went missing, came back twice (strays), or came back with
- * conflicting tallies. */
-int qct_root_sum(const qct_root *b, int rc, qct_mpi_result *out, char *err, size_t errlen);
+/* The whole count into *total, all but its threads (the caller sums the
+ * ranks' reports); returns rc, or QC_EINVAL when units went missing, came
+ * back twice (strays), or came back with conflicting tallies. */
+int qcr_root_sum(const qcr_root *b, int rc, qc_result *total, char *err, size_t errlen);
 
 #endif

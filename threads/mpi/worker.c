@@ -17,7 +17,7 @@
  * for rank 0 to end the job.  A worker never sends LAST after a failure,
  * so rank 0 cannot finish without hearing of it.
  *
- * [silence] A messenger that sent nothing for QCT_HEARTBEAT sends a BEAT
+ * [silence] A messenger that sent nothing for QCR_HEARTBEAT sends a BEAT
  * with what its outbox holds, so rank 0 can tell a busy worker from a
  * lost one.  (A rank that the system let no counting thread counts on its
  * messenger, and falls silent for as long as a unit takes: a unit longer
@@ -33,7 +33,7 @@
 #include "worker.h"
 
 typedef struct worker {
-    qct_rank *s;
+    qcr_rank *s;
     size_t most;              /* the largest batch ever asked for        */
     size_t low;               /* the low-water mark: ask below it        */
     size_t starved;           /* s->starved when last looked at          */
@@ -43,7 +43,7 @@ typedef struct worker {
     int told;                 /* FAIL sent                               */
     uint64_t *msg;            /* the message going out                   */
     size_t msg_cap;
-    qct_wire_result *sent;    /* the outbox, taken over                  */
+    qcr_wire_result *sent;    /* the outbox, taken over                  */
     size_t sent_cap;
     double spoke;             /* when it last sent rank 0 anything       */
 } worker;
@@ -55,7 +55,7 @@ typedef struct look {
 } look;
 
 /* The WORK reply arrived: its units join the queue (none: no_more). */
-static void queue_reply(qct_rank *s, const uint64_t *reply)
+static void queue_reply(qcr_rank *s, const uint64_t *reply)
 {
     size_t m = (size_t)reply[0];
     omp_set_lock(&s->lock);
@@ -64,7 +64,7 @@ static void queue_reply(qct_rank *s, const uint64_t *reply)
     } else {
         if (s->head == s->tail)
             s->head = s->tail = 0;
-        qct_grow_or_abort((void **)&s->queue, &s->cap, s->tail + m, sizeof *s->queue);
+        qcr_grow_or_abort((void **)&s->queue, &s->cap, s->tail + m, sizeof *s->queue);
         for (size_t i = 0; i < m; i++)
             s->queue[s->tail++] = (size_t)reply[1 + i];
     }
@@ -87,13 +87,13 @@ static int take_reply(worker *w)
 
 static look look_at(worker *w)
 {
-    qct_rank *s = w->s;
+    qcr_rank *s = w->s;
     look l;
     omp_set_lock(&s->lock);
     /* read under the lock: a counter fails before it leaves, so a rank
      * that sees its counters through sees their failure too */
     l.failed = __atomic_load_n(&s->failed, __ATOMIC_RELAXED) != QC_OK;
-    l.queued = qct_rank_waiting(s);
+    l.queued = qcr_rank_waiting(s);
     l.no_more = s->no_more;
     if (s->starved != w->starved && !w->in_flight) {
         /* a thread waited: ask earlier and for more */
@@ -109,12 +109,12 @@ static look look_at(worker *w)
 /* Sends [want, k, the k results of the outbox] to rank 0 with tag. */
 static void send_outbox(worker *w, int tag, size_t want)
 {
-    size_t k = qct_rank_take_outbox(w->s, &w->sent, &w->sent_cap);
-    qct_send_results(tag, want, w->sent, k, &w->msg, &w->msg_cap);
+    size_t k = qcr_rank_take_outbox(w->s, &w->sent, &w->sent_cap);
+    qcr_send_results(tag, want, w->sent, k, &w->msg, &w->msg_cap);
     w->spoke = qct_now_seconds();
 }
 
-void qct_worker_messenger(qct_rank *s, int counters, qct_thread_sum *mine)
+void qcr_worker_messenger(qcr_rank *s, int counters, qct_thread_sum *mine)
 {
     const size_t threads = counters > 0 ? (size_t)counters : 1;
     worker w = {.s = s, .most = 128 * threads, .low = threads, .req = MPI_REQUEST_NULL,
@@ -124,7 +124,7 @@ void qct_worker_messenger(qct_rank *s, int counters, qct_thread_sum *mine)
         MPI_Abort(MPI_COMM_WORLD, 2);
     long pause = 50;
     for (;;) {
-        if (qct_job_lost_launcher())
+        if (qcr_job_lost_launcher())
             _exit(137);   /* nobody will collect our results: end at once */
         int progressed = take_reply(&w);
         look l = look_at(&w);
@@ -133,28 +133,28 @@ void qct_worker_messenger(qct_rank *s, int counters, qct_thread_sum *mine)
              * rank 0 to end the job; never LAST, never another ASK (a
              * reply in flight is still taken: rank 0 may be sending it) */
             if (!w.told)
-                send_outbox(&w, QCT_TAG_FAIL, 0);
+                send_outbox(&w, QCR_TAG_FAIL, 0);
             w.told = 1;
-            qct_messenger_nap(0, &pause);
+            qcr_messenger_nap(0, &pause);
             continue;
         }
         int ask = !w.in_flight && !l.no_more && l.queued < w.low;
         if (ask) {
             /* post the receive first: the reply may come at once */
-            qct_post_work_receive(w.reply, w.most, &w.req);
+            qcr_post_work_receive(w.reply, w.most, &w.req);
             w.in_flight = 1;
         }
         if (ask || l.through) {
-            send_outbox(&w, ask ? QCT_TAG_ASK : QCT_TAG_LAST, ask ? 2 * w.low - l.queued : 0);
+            send_outbox(&w, ask ? QCR_TAG_ASK : QCR_TAG_LAST, ask ? 2 * w.low - l.queued : 0);
             progressed = 1;
             if (l.through)
                 break;
-        } else if (qct_now_seconds() - w.spoke >= QCT_HEARTBEAT) {
-            send_outbox(&w, QCT_TAG_BEAT, 0);
+        } else if (qct_now_seconds() - w.spoke >= QCR_HEARTBEAT) {
+            send_outbox(&w, QCR_TAG_BEAT, 0);
         }
         if (counters == 0 && l.queued)
-            progressed |= qct_rank_count_here(s, mine);
-        qct_messenger_nap(progressed, &pause);
+            progressed |= qcr_rank_count_here(s, mine);
+        qcr_messenger_nap(progressed, &pause);
     }
     free(w.reply);
     free(w.msg);

@@ -4,8 +4,8 @@
  * count/qcount_mpi.c with threads/mpi/), loaded only when an MPI launcher
  * started the program, so that a plain count never loads libmpi.
  */
-#ifndef QC_MPI_LOAD_H
-#define QC_MPI_LOAD_H
+#ifndef QCC_MPI_LOAD_H
+#define QCC_MPI_LOAD_H
 
 #include "options.h"
 

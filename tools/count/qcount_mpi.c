@@ -13,10 +13,11 @@
  * not, it kills the ranks itself), or SIGUSR1/SIGUSR2 standing for them
  * (which mpirun forwards; longrun.c [forwarded stop]), syncs the ledger,
  * says how far it got and ends the job: alone, by MPI_Finalize; else by
- * MPI_Abort, without its banner ([quiet abort]).  The other ranks
- * take SIGUSR1/SIGUSR2 too and wait for rank 0's abort; SIGINT/SIGTERM
- * keep the default action there and simply kill them.  A work unit that runs out of memory
- * on any rank ends the job the same way, with one line and exit status 2.
+ * MPI_Abort, without its banner ([quiet abort]).  The other ranks take
+ * SIGUSR1/SIGUSR2 too and wait for rank 0's abort; SIGINT/SIGTERM keep
+ * the default action there and simply kill them.  A work unit that runs
+ * out of memory on any rank ends the job the same way, with one line and
+ * exit status 2.
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -26,13 +27,16 @@
 #include <unistd.h>
 
 #include "longrun.h"
+#include "mpi/count.h"
+#include "mpi/handshake.h"
+#include "mpi/job.h"
 #include "mpi_load.h"
 #include "mpi_run.h"
 #include "qcount_mpi.h"
 #include "quote.h"
 #include "report.h"
 
-static void print_report(const qct_mpi_result *r)
+static void print_report(const qcr_mpi_result *r)
 {
     fprintf(stderr, "qcount: %d ranks, %d threads, %zu units (%zu from the ledger) in %.3f s\n",
             r->ranks, r->total.threads, r->total.units, r->total.units_resumed, r->total.seconds);
@@ -43,7 +47,7 @@ static void print_report(const qct_mpi_result *r)
                 r->first_silent, r->silence, r->handed_again, r->ever_silent > 1 ? "they" : "it",
                 r->repeats);
     for (int i = 0; i < r->ranks; i++) {
-        const qct_mpi_rank_stats *s = &r->per_rank[i];
+        const qcr_mpi_rank_stats *s = &r->per_rank[i];
         if (s->threads == 0) {   /* [silence] rank 0 finished without its report */
             fprintf(stderr, "qcount: rank %d: no report (silent or done as the count ended "
                     "without it)\n", s->rank);
@@ -60,11 +64,11 @@ static void print_report(const qct_mpi_result *r)
 /* --json: the per-rank figures, after the fields every count has. */
 static void json_ranks(FILE *out, void *ctx)
 {
-    const qct_mpi_result *r = ctx;
+    const qcr_mpi_result *r = ctx;
     char placements[48];
     fprintf(out, ", \"ranks\": [");
     for (int i = 0; i < r->ranks; i++) {
-        const qct_mpi_rank_stats *s = &r->per_rank[i];
+        const qcr_mpi_rank_stats *s = &r->per_rank[i];
         qc_u128_format(s->placements, placements);
         fprintf(out, "%s{\"rank\": %d, \"host\": \"", i ? ", " : "", s->rank);
         for (const char *p = s->host; *p; p++)   /* host names are tame; stay valid JSON anyway */
@@ -92,11 +96,11 @@ static void quiet_stderr(void)
 
 /* Rank 0 quit at once, without the other ranks (a stop, a failed ledger
  * write, a unit out of memory): say how far it got, then end every rank. */
-static int end_alone(qcc_longrun_ctx *ctx, qct_mpi_result *result, int rc, const char *err,
+static int end_alone(qcc_longrun_ctx *ctx, qcr_mpi_result *result, int rc, const char *err,
                      size_t units)
 {
     const char *why = rc == QC_ENOMEM ? err : NULL;
-    if (rc == QC_ESTOP && qct_mpi_orphaned()) {
+    if (rc == QC_ESTOP && qcr_mpi_orphaned()) {
         signal(SIGPIPE, SIG_IGN);   /* stderr may lead to a dead mpirun */
         why = "the loss of its launcher (mpirun killed?)";
     }
@@ -105,17 +109,17 @@ static int end_alone(qcc_longrun_ctx *ctx, qct_mpi_result *result, int rc, const
     qca_print_error(msg);
     qcc_longrun_close(ctx);
     const int ranks = result->ranks;
-    qct_mpi_result_free(result);
+    qcr_mpi_result_free(result);
     fflush(stderr);
-    if (qct_mpi_orphaned())
+    if (qcr_mpi_orphaned())
         _exit(status);   /* no launcher left to carry out an MPI_Abort */
     if (rc == QC_ESTOP && ranks <= 1) {   /* a clean stop, no other rank to end */
-        qct_mpi_finalize();
+        qcr_mpi_finalize();
         return status;
     }
     if (rc == QC_ESTOP)
         quiet_stderr();
-    qct_mpi_abort(status);
+    qcr_mpi_abort(status);
     return status;
 }
 
@@ -141,13 +145,13 @@ static void end_without_silent(int status)
         nanosleep(&tick, NULL);
     if (qcc_longrun_stop_signal())
         _exit(status);   /* Open MPI is ending the job */
-    qct_mpi_abort(status);
+    qcr_mpi_abort(status);
 }
 
 /* The count ended on every rank: rank 0 prints the result and the report.
  * A ledger that cannot be synced still lets the right count be printed,
  * but fails the run. */
-static int end_together(const qca_options *opts, qcc_longrun_ctx *ctx, qct_mpi_result *result,
+static int end_together(const qca_options *opts, qcc_longrun_ctx *ctx, qcr_mpi_result *result,
                         int rc, const char *err, int root)
 {
     char msg[512];
@@ -177,10 +181,10 @@ static int end_together(const qca_options *opts, qcc_longrun_ctx *ctx, qct_mpi_r
             status = reported;   /* 1: --check found a difference */
     }
     int silent = result->silent;
-    qct_mpi_result_free(result);
+    qcr_mpi_result_free(result);
     if (silent)   /* [silence] silent ranks may never reach MPI_Finalize */
         end_without_silent(status);
-    qct_mpi_finalize();
+    qcr_mpi_finalize();
     return status;
 }
 
@@ -190,52 +194,52 @@ static int end_together(const qca_options *opts, qcc_longrun_ctx *ctx, qct_mpi_r
 enum { AGREED_COUNT = -2 };
 static int agree_on_command(const qca_options *opts, const char *refused, double timeout)
 {
-    char summary[QCT_SUMMARY_MAX], err[QCT_SUMMARY_MAX + 256];
+    char summary[QCR_SUMMARY_MAX], err[QCR_SUMMARY_MAX + 256];
     if (refused)
         snprintf(summary, sizeof summary, "error: %s", refused);
     else
         qca_options_summary(opts, summary, sizeof summary);
-    const int root = qct_mpi_rank() == 0;
-    if (qct_mpi_handshake(summary, timeout, err, sizeof err) != QC_OK) {
+    const int root = qcr_mpi_rank() == 0;
+    if (qcr_mpi_handshake(summary, timeout, err, sizeof err) != QC_OK) {
         qca_print_error(err);   /* rank 0 alone gets here */
         fflush(stderr);
-        qct_mpi_abort(2);
+        qcr_mpi_abort(2);
         return 2;
     }
     if (!refused && opts->action == QC_ACTION_COUNT)
         return AGREED_COUNT;
     if (root && refused)
         qca_print_error(refused);   /* every rank refused the same words: said once */
-    qct_mpi_finalize();
+    qcr_mpi_finalize();
     return refused ? 2 : root ? QC_MPI_RUN_HERE : 0;
 }
 
 int qcc_mpi_main(const qca_options *opts, const char *refused, int *argc, char ***argv)
 {
     qcc_longrun_catch_forwarded();   /* every rank, before MPI starts: mpirun forwards to all */
-    double timeout = qct_mpi_join_timeout();
+    double timeout = qcr_mpi_join_timeout();
     char bad_timeout[256];
     if (timeout < 0) {   /* refused like bad words, once every rank has joined */
-        timeout = QCT_JOIN_TIMEOUT_DEFAULT;
+        timeout = QCR_JOIN_TIMEOUT_DEFAULT;
         snprintf(bad_timeout, sizeof bad_timeout,
                  "invalid QCOUNT_MPI_TIMEOUT '%s' (expected 1 to 3600 seconds)", getenv("QCOUNT_MPI_TIMEOUT"));
         refused = refused ? refused : bad_timeout;
     }
     char bad_silence[256];
-    if (qct_mpi_silence() < 0) {
+    if (qcr_mpi_silence() < 0) {
         snprintf(bad_silence, sizeof bad_silence,
                  "invalid QCOUNT_MPI_SILENCE '%s' (expected 3 to 3600 seconds)", getenv("QCOUNT_MPI_SILENCE"));
         refused = refused ? refused : bad_silence;
     }
-    if (qct_mpi_init(argc, argv, timeout) != QC_OK) {
+    if (qcr_mpi_init(argc, argv, timeout) != QC_OK) {
         fprintf(stderr, "qcount: MPI could not start with thread support (MPI_THREAD_FUNNELED)\n");
-        qct_mpi_finalize();
+        qcr_mpi_finalize();
         return 2;
     }
     int agreed = agree_on_command(opts, refused, timeout);
     if (agreed != AGREED_COUNT)
         return agreed;
-    const int root = qct_mpi_rank() == 0;
+    const int root = qcr_mpi_rank() == 0;
     qc_plan *plan = NULL;
     if (qc_plan_create_with(&plan, opts->n, opts->engine,
                             &(qc_plan_options){.size = sizeof(qc_plan_options),
@@ -254,8 +258,8 @@ int qcc_mpi_main(const qca_options *opts, const char *refused, int *argc, char *
             qcc_longrun_show_progress(&ctx, opts, units);
         qcc_longrun_hooks(&ctx, &run);
     }
-    qct_mpi_result result;
-    int rc = qct_mpi_count(plan, &run, root_error, &result, err, sizeof err);
+    qcr_mpi_result result;
+    int rc = qcr_mpi_count(plan, &run, root_error, &result, err, sizeof err);
     qcc_line_stop(ctx.line);
     qc_plan_free(plan);
     if (result.alone && !result.silent)

@@ -4,12 +4,12 @@
  * CMake finds MPI into the module libqcount_mpi.so, whose entry
  * count/mpi_load.c looks up by this name.
  */
-#ifndef QC_QCOUNT_MPI_H
-#define QC_QCOUNT_MPI_H
+#ifndef QCC_QCOUNT_MPI_H
+#define QCC_QCOUNT_MPI_H
 
 #include "options.h"
 
-/* Joins the MPI job (within the join timeout, mpi_run.h), checks that
+/* Joins the MPI job (within the join timeout, threads/mpi/handshake.h), checks that
  * every rank was given the same command (refused: this rank's error
  * message, or NULL), counts opts->n across its ranks, prints on rank 0;
  * returns the exit status, or QC_MPI_RUN_HERE (mpi_load.h) on rank 0 when

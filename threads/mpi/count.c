@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * mpi_run.c — one plan counted across the ranks of an MPI job: the ranks
- * agree on the plan, then each runs its messenger and counting threads,
- * and rank 0 gathers the sums and every rank's report.
+ * count.c — one plan counted across the ranks of an MPI job (count.h): the
+ * ranks agree on the plan, then each runs its messenger and counting
+ * threads, and rank 0 gathers the sums and every rank's report.
  *
  * The parts: protocol.h (the messages between ranks), rank.h (a rank's
  * queue, outbox and counting threads), root.h (rank 0: the books, the
  * hand-out, the hooks), worker.h (the other ranks' messenger), job.h (the
- * job's lifetime, the launcher watch).
+ * job's lifetime, the launcher watch), handshake.h (the ranks' agreement
+ * on the command, before any plan).
  *
  * Failures: a unit that runs out of memory (qc_plan_count_unit) is never
  * reported as counted.  Its rank stops counting (its counters' stop flag),
@@ -24,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "count.h"
+#include "job.h"
 #include "mpi_run.h"
 #include "qct_clock.h"
 #include "rank.h"
@@ -31,6 +34,11 @@
 #include "spawn.h"
 #include "topology.h"
 #include "worker.h"
+
+double qcr_mpi_silence(void)
+{
+    return qct_launcher_seconds("QCOUNT_MPI_SILENCE", QCR_SILENCE_DEFAULT, 3, 3600);
+}
 
 /* ---- threads of one rank ----------------------------------------------- */
 
@@ -85,8 +93,8 @@ static void open_cores(rank_cores *c, const qc_run_options *opts)
 /* The messenger on thread 0, counters on 1..threads, each with its own
  * ts[t], on a team of this rank's own (spawn.h [team]). */
 typedef struct rank_team {
-    qct_rank *s;
-    qct_root *books;
+    qcr_rank *s;
+    qcr_root *books;
     const rank_cores *c;
     int me, ranks;
     qct_thread_sum *ts;
@@ -107,18 +115,18 @@ static void team_member(void *ctx, int t, int team)
     rank_team *rt = ctx;
     if (t == 0) {
         if (rt->me != 0)
-            qct_worker_messenger(rt->s, team - 1, &rt->ts[0]);
-        else if (qct_root_messenger(rt->s, rt->books, rt->ranks, team - 1, &rt->ts[0]) != 0)
+            qcr_worker_messenger(rt->s, team - 1, &rt->ts[0]);
+        else if (qcr_root_messenger(rt->s, rt->books, rt->ranks, team - 1, &rt->ts[0]) != 0)
             rt->quit = 1;
     } else {
         qct_topology_bind_thread(rt->c->topo, rt->c->first_core + t - 1, rt->c->team, rt->c->bind);
-        qct_rank_counter(rt->s, &rt->ts[t]);
+        qcr_rank_counter(rt->s, &rt->ts[t]);
     }
 }
 
 /* Returns the counters that started (the system may let fewer start than
  * asked for); sets *quit when rank 0's messenger quit at once. */
-static int run_threads(qct_rank *s, qct_root *books, const rank_cores *c, int me, int ranks,
+static int run_threads(qcr_rank *s, qcr_root *books, const rank_cores *c, int me, int ranks,
                        qct_thread_sum *ts, int *quit)
 {
     rank_team rt = {s, books, c, me, ranks, ts, 0};
@@ -128,7 +136,7 @@ static int run_threads(qct_rank *s, qct_root *books, const rank_cores *c, int me
 }
 
 /* What this rank did, for the imbalance report: ts[0..n) summed. */
-static void fill_stats(qct_mpi_rank_stats *stats, int me, int counters,
+static void fill_stats(qcr_mpi_rank_stats *stats, int me, int counters,
                        const qct_thread_sum *ts, int n, double start)
 {
     memset(stats, 0, sizeof *stats);
@@ -151,8 +159,8 @@ static void fill_stats(qct_mpi_rank_stats *stats, int me, int counters,
 /* Runs this rank's messenger and counting threads; fills its stats.  Sets
  * *alone when rank 0 quit at once (a stop, a failed hook or unit): then it
  * returns QC_ESTOP, QC_EHOOK or QC_ENOMEM and the other ranks are not told. */
-static int run_rank(qct_rank *s, qct_root *books, const qc_run_options *opts,
-                    int me, int ranks, qct_mpi_rank_stats *stats, int *alone)
+static int run_rank(qcr_rank *s, qcr_root *books, const qc_run_options *opts,
+                    int me, int ranks, qcr_mpi_rank_stats *stats, int *alone)
 {
     *alone = 0;
     rank_cores c;
@@ -171,7 +179,7 @@ static int run_rank(qct_rank *s, qct_root *books, const qc_run_options *opts,
     qct_topology_close(c.topo);
     if (quit) {
         *alone = 1;
-        return qct_root_quit_code(books);
+        return qcr_root_quit_code(books);
     }
     return __atomic_load_n(&s->failed, __ATOMIC_RELAXED) ? QC_ENOMEM : QC_OK;
 }
@@ -231,10 +239,17 @@ static int agree(const qc_plan *plan, const char *root_error, int me, int ranks,
 
 /* ---- the whole count --------------------------------------------------- */
 
+/* The ranks' counting threads into out->total (per_rank gathered). */
+static void sum_threads(qcr_mpi_result *out)
+{
+    for (int r = 0; r < out->ranks && out->per_rank; r++)
+        out->total.threads += out->per_rank[r].threads;
+}
+
 /* Every rank's stats and code to rank 0, which sums the count; the
  * verdict to every rank.  Collective. */
-static int gather(const qct_root *books, const qct_mpi_rank_stats *mine, int me, int rc,
-                  qct_mpi_result *out, char *err, size_t errlen)
+static int gather(const qcr_root *books, const qcr_mpi_rank_stats *mine, int me, int rc,
+                  qcr_mpi_result *out, char *err, size_t errlen)
 {
     if (me == 0) {
         out->per_rank = calloc((size_t)out->ranks, sizeof *out->per_rank);
@@ -249,16 +264,18 @@ static int gather(const qct_root *books, const qct_mpi_rank_stats *mine, int me,
         snprintf(err, errlen, "a rank ran out of memory");
         rc = worst;
     }
-    if (me == 0)
-        rc = qct_root_sum(books, rc, out, err, errlen);
+    if (me == 0) {
+        rc = qcr_root_sum(books, rc, &out->total, err, errlen);
+        sum_threads(out);
+    }
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     return rc;
 }
 
 /* [silence] Rank 0 finished without silent workers: its own stats and
  * the sum, without the collective calls of gather. */
-static int finish_alone(const qct_root *books, const qct_mpi_rank_stats *mine, int rc,
-                        qct_mpi_result *out, char *err, size_t errlen)
+static int finish_alone(const qcr_root *books, const qcr_mpi_rank_stats *mine, int rc,
+                        qcr_mpi_result *out, char *err, size_t errlen)
 {
     out->per_rank = calloc((size_t)out->ranks, sizeof *out->per_rank);
     if (!out->per_rank)
@@ -268,13 +285,15 @@ static int finish_alone(const qct_root *books, const qct_mpi_rank_stats *mine, i
         out->per_rank[r].rank = r;
     if (rc != QC_OK)
         snprintf(err, errlen, "a rank ran out of memory");
-    return qct_root_sum(books, rc, out, err, errlen);
+    rc = qcr_root_sum(books, rc, &out->total, err, errlen);
+    sum_threads(out);
+    return rc;
 }
 
-int qct_mpi_count(const qc_plan *plan, const qc_run_options *opts, const char *root_error,
-                  qct_mpi_result *out, char *err, size_t errlen)
+int qcr_mpi_count(const qc_plan *plan, const qc_run_options *opts, const char *root_error,
+                  qcr_mpi_result *out, char *err, size_t errlen)
 {
-    const int me = qct_mpi_rank(), ranks = qct_mpi_size();
+    const int me = qcr_mpi_rank(), ranks = qcr_mpi_size();
     if (!err)
         errlen = 0;   /* no message wanted */
     memset(out, 0, sizeof *out);
@@ -285,14 +304,14 @@ int qct_mpi_count(const qc_plan *plan, const qc_run_options *opts, const char *r
         return QC_EINVAL;
 
     double start = qct_now_seconds();
-    qct_rank s;
-    qct_rank_open(&s, plan);
-    qct_root books = QCT_ROOT_NONE;
+    qcr_rank s;
+    qcr_rank_open(&s, plan);
+    qcr_root books = QCR_ROOT_NONE;
     if (me == 0) {
-        double silence = qct_mpi_silence();
-        qct_root_open(&books, &s, opts, ranks, silence > 0 ? silence : QCT_SILENCE_DEFAULT, start);
+        double silence = qcr_mpi_silence();
+        qcr_root_open(&books, &s, opts, ranks, silence > 0 ? silence : QCR_SILENCE_DEFAULT, start);
     }
-    qct_mpi_rank_stats mine;
+    qcr_mpi_rank_stats mine;
     int alone = 0;
     int rc = run_rank(&s, &books, opts, me, ranks, &mine, &alone);
     if (me == 0) {
@@ -303,7 +322,8 @@ int qct_mpi_count(const qc_plan *plan, const qc_run_options *opts, const char *r
         out->silence = books.silence;
     }
     if (alone) {   /* rank 0 only: the workers are not told; the caller ends the job */
-        qct_root_alone(&books, rc, out, err, errlen);
+        out->alone = 1;
+        qcr_root_alone(&books, rc, &out->total, err, errlen);
     } else if (me == 0 && books.silent) {
         /* silent ranks may never reach a collective call: the count is
          * whole here, and the caller ends the job */
@@ -313,12 +333,12 @@ int qct_mpi_count(const qc_plan *plan, const qc_run_options *opts, const char *r
     } else {
         rc = gather(&books, &mine, me, rc, out, err, errlen);
     }
-    qct_root_close(&books);
-    qct_rank_close(&s);
+    qcr_root_close(&books);
+    qcr_rank_close(&s);
     return rc;
 }
 
-void qct_mpi_result_free(qct_mpi_result *r)
+void qcr_mpi_result_free(qcr_mpi_result *r)
 {
     if (!r)
         return;
