@@ -74,41 +74,14 @@ static int parse_int(const char *s, long lo, long hi, long *out)
     return 0;
 }
 
-int main(int argc, char **argv)
+/* Every unit counted and timed into cost[] (thread CPU seconds); the
+ * summary line, with --units a line a unit, and how far off an ETA from
+ * the estimated costs would be at a tenth of the work.  *work: the
+ * measured work in all.  Returns 0, or 1 when a unit fails. */
+static int measure_units(const qc_plan *plan, qc_engine_id engine, long n, int list_units,
+                         double *cost, double *work_out)
 {
-    long n = -1, max_threads = 64;
-    int list_units = 0;
-    const char *engine_name = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--units") == 0)
-            list_units = 1;
-        else if (strcmp(argv[i], "--max-threads") == 0) {
-            if (++i == argc || parse_int(argv[i], 1, 4096, &max_threads))
-                return usage("--max-threads needs a number from 1 to 4096");
-        } else if (n < 0) {
-            if (parse_int(argv[i], QC_N_MIN, QC_N_MAX, &n))
-                return usage("N must be a number from 1 to 32");
-        } else if (!engine_name)
-            engine_name = argv[i];
-        else
-            return usage("too many arguments");
-    }
-    if (n < 0)
-        return usage("missing N");
-    qc_engine_id engine = qc_engine_default((int)n);
-    if (engine_name && qc_engine_lookup(engine_name, &engine) != QC_OK)
-        return usage("unknown engine");
-
-    qc_plan *plan;
-    if (qc_plan_create(&plan, (int)n, engine) != QC_OK)
-        return usage("the plan could not be built");
-    size_t units = qc_plan_unit_count(plan);
-    double *cost = malloc(sizeof *cost * (units ? units : 1));
-    double *free_at = malloc(sizeof *free_at * (size_t)max_threads);
-    if (!cost || !free_at) {
-        fprintf(stderr, "qcount_balance: out of memory\n");
-        return 1;
-    }
+    const size_t units = qc_plan_unit_count(plan);
     double work = 0, largest = 0;
     qc_u128 total = 0;
     for (size_t u = 0; u < units; u++) {
@@ -144,6 +117,48 @@ int main(int argc, char **argv)
            "(an ETA then is off by %+.0f%%)\n", estimated > 0 ? 100 * est_done / estimated : 0.0,
            work > 0 ? 100 * done / work : 0.0,
            est_done > 0 && work > 0 ? 100 * ((done / work) / (est_done / estimated) - 1) : 0.0);
+    *work_out = work;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    long n = -1, max_threads = 64;
+    int list_units = 0;
+    const char *engine_name = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--units") == 0)
+            list_units = 1;
+        else if (strcmp(argv[i], "--max-threads") == 0) {
+            if (++i == argc || parse_int(argv[i], 1, 4096, &max_threads))
+                return usage("--max-threads needs a number from 1 to 4096");
+        } else if (n < 0) {
+            if (parse_int(argv[i], QC_N_MIN, QC_N_MAX, &n))
+                return usage("N must be a number from 1 to 32");
+        } else if (!engine_name)
+            engine_name = argv[i];
+        else
+            return usage("too many arguments");
+    }
+    if (n < 0)
+        return usage("missing N");
+    qc_engine_id engine = qc_engine_default((int)n);
+    if (engine_name && qc_engine_lookup(engine_name, &engine) != QC_OK)
+        return usage("unknown engine");
+
+    qc_plan *plan;
+    if (qc_plan_create(&plan, (int)n, engine) != QC_OK)
+        return usage("the plan could not be built");
+    size_t units = qc_plan_unit_count(plan);
+    double *cost = malloc(sizeof *cost * (units ? units : 1));
+    double *free_at = malloc(sizeof *free_at * (size_t)max_threads);
+    if (!cost || !free_at) {
+        fprintf(stderr, "qcount_balance: out of memory\n");
+        return 1;
+    }
+    double work;
+    if (measure_units(plan, engine, n, list_units, cost, &work) != 0)
+        return 1;
     printf("%-8s %-12s %-10s\n", "threads", "speedup", "efficiency");
     for (int w = 1; w <= max_threads; w++) {
         double span = greedy_makespan(cost, units, w, free_at);

@@ -135,7 +135,7 @@ static void BM_textbook(benchmark::State &state)
     uint64_t total = 0;
     for (auto _ : state) {
         uint64_t placed = 0;
-        total = textbook_count(n, &placed);
+        total = qcb_textbook_count(n, &placed);
         placements += static_cast<double>(placed);
         benchmark::DoNotOptimize(total);
     }

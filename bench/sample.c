@@ -153,10 +153,10 @@ static int measure_unit(const qc_plan *plan, size_t u, unsigned long long sets,
     const double t1 = thread_cpu_seconds();
     /* one of `parts` equal parts of its sets, picked at random, times parts */
     const uint64_t parts = sets && pr.keys > sets ? (pr.keys + sets - 1) / sets : 1;
-    const uint64_t j = parts > 1 ? qcs_next(state) % parts : 0;
+    const uint64_t j = parts > 1 ? qcb_next(state) % parts : 0;
     const uint64_t lo = pr.keys * j / parts, hi = pr.keys * (j + 1) / parts;
     const uint32_t jp = joins > 1 ? (uint32_t)joins : 0;
-    const uint32_t jpart = jp ? (uint32_t)(qcs_next(state) % jp) : 0;
+    const uint32_t jpart = jp ? (uint32_t)(qcb_next(state) % jp) : 0;
     qc_tally t;
     rc = qcj_probe_sets(&pr, lo, hi, jp, jpart, &t);
     const double t2 = thread_cpu_seconds();
@@ -224,7 +224,7 @@ static int measure_given(const qc_plan *plan, const size_t *given, size_t count,
     return 0;
 }
 
-static void print_estimate(const char *key, qcs_estimate e, double scale)
+static void print_estimate(const char *key, qcb_estimate e, double scale)
 {
     printf("%s %.6g +- %.3g (df %d)\n", key, e.value * scale, e.half_width * scale, e.df);
 }
@@ -300,7 +300,7 @@ static int parse_options(int argc, char **argv, sample_options *o)
  * run, then memory (untimed) of every unit or of --memory-units of them
  * spread evenly over the sample (which lists its strata in turn).
  * Returns 0, or 1 when one fails. */
-static int sample_units(const qc_plan *plan, const sample_options *o, const qcs_sample *s,
+static int sample_units(const qc_plan *plan, const sample_options *o, const qcb_sample *s,
                         uint64_t *state)
 {
     unit_measure *m = calloc(s->count + 1, sizeof *m);
@@ -339,13 +339,13 @@ static int sample_units(const qc_plan *plan, const sample_options *o, const qcs_
         printf("n %d units %zu sampled %zu strata %d seed %llu sets %llu joins %llu isa %s\n", o->n,
                qc_plan_unit_count(plan), s->count, s->strata, o->seed, o->sets, o->joins,
                qc_isa_name());
-        print_estimate("solutions", qcs_total(s, sol), 1);
-        print_estimate("cpu_seconds", qcs_total(s, cpu), 1);
-        print_estimate("core_days", qcs_total(s, cpu), 1.0 / 86400);
-        print_estimate("ns_per_solution", qcs_ratio(s, cpu, sol), 1e9);
-        print_estimate("unit_cpu_seconds_mean", qcs_mean(s, cpu), 1);
+        print_estimate("solutions", qcb_total(s, sol), 1);
+        print_estimate("cpu_seconds", qcb_total(s, cpu), 1);
+        print_estimate("core_days", qcb_total(s, cpu), 1.0 / 86400);
+        print_estimate("ns_per_solution", qcb_ratio(s, cpu, sol), 1e9);
+        print_estimate("unit_cpu_seconds_mean", qcb_mean(s, cpu), 1);
         if (mem_count == s->count)
-            print_estimate("unit_memory_mib_mean", qcs_mean(s, mem), 1);
+            print_estimate("unit_memory_mib_mean", qcb_mean(s, mem), 1);
         printf("unit_memory_mib_max %.1f unit %zu of %zu measured\n", mem_max, mem_max_unit,
                mem_count);
         printf("run_memory_mib %.1f\n",
@@ -389,9 +389,9 @@ static int run_sample(const qc_plan *plan, const sample_options *o)
         return 1;
     for (size_t u = 0; u < units; u++)
         cost[u] = qc_plan_unit_cost(plan, u);
-    qcs_sample s;
+    qcb_sample s;
     const size_t per = (size_t)((o->units_wanted + o->strata - 1) / o->strata);
-    if (qcs_draw(cost, units, (int)o->strata, per < 2 ? 2 : per, o->seed, &s) != 0) {
+    if (qcb_draw(cost, units, (int)o->strata, per < 2 ? 2 : per, o->seed, &s) != 0) {
         free(cost);
         return 1;
     }
@@ -403,7 +403,7 @@ static int run_sample(const qc_plan *plan, const sample_options *o)
         rc = measure_given(plan, o->given, o->given_count, o->sets, o->joins, o->seed);
     if (!rc)
         printf("process_peak_rss_mib %.1f\n", (double)process_peak / 1024.0);
-    qcs_sample_free(&s);
+    qcb_sample_free(&s);
     free(cost);
     return rc;
 }

@@ -8,7 +8,7 @@
 
 #include "sampling.h"
 
-uint64_t qcs_next(uint64_t *state)
+uint64_t qcb_next(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -26,20 +26,20 @@ static int by_cost_desc(const void *a, const void *b)
     return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
 }
 
-void qcs_sample_free(qcs_sample *s)
+void qcb_sample_free(qcb_sample *s)
 {
     free(s->unit);
     free(s->stratum);
     free(s->units_in);
     free(s->cost_in);
     free(s->cost);
-    *s = (qcs_sample){0};
+    *s = (qcb_sample){0};
 }
 
-int qcs_draw(const double *cost, size_t units, int strata, size_t k, uint64_t seed,
-             qcs_sample *out)
+int qcb_draw(const double *cost, size_t units, int strata, size_t k, uint64_t seed,
+             qcb_sample *out)
 {
-    *out = (qcs_sample){0};
+    *out = (qcb_sample){0};
     if (units == 0 || strata < 1 || k < 1)
         return -1;
     if ((size_t)strata > units)
@@ -52,7 +52,7 @@ int qcs_draw(const double *cost, size_t units, int strata, size_t k, uint64_t se
     out->cost_in = calloc((size_t)strata, sizeof *out->cost_in);
     if (!order || !out->unit || !out->stratum || !out->cost || !out->units_in || !out->cost_in) {
         free(order);
-        qcs_sample_free(out);
+        qcb_sample_free(out);
         return -1;
     }
     out->strata = strata;
@@ -81,7 +81,7 @@ int qcs_draw(const double *cost, size_t units, int strata, size_t k, uint64_t se
         /* k drawn without replacement: a partial Fisher-Yates shuffle */
         const size_t take = end - first < k ? end - first : k;
         for (size_t i = 0; i < take; i++) {
-            const size_t j = first + i + (size_t)(qcs_next(&state) % (end - first - i));
+            const size_t j = first + i + (size_t)(qcb_next(&state) % (end - first - i));
             const size_t t = order[first + i];
             order[first + i] = order[j];
             order[j] = t;
@@ -123,7 +123,7 @@ static double t975(int df)
 
 /* [ratio to the estimate] the total of y, its variance and degrees of
  * freedom. */
-static double total_of(const qcs_sample *s, const double *y, double *var, int *df)
+static double total_of(const qcb_sample *s, const double *y, double *var, int *df)
 {
     double value = 0;
     *var = 0;
@@ -155,33 +155,33 @@ static double total_of(const qcs_sample *s, const double *y, double *var, int *d
     return value;
 }
 
-qcs_estimate qcs_total(const qcs_sample *s, const double *y)
+qcb_estimate qcb_total(const qcb_sample *s, const double *y)
 {
     double var;
     int df;
     const double value = total_of(s, y, &var, &df);
-    return (qcs_estimate){value, t975(df) * sqrt(var), df};
+    return (qcb_estimate){value, t975(df) * sqrt(var), df};
 }
 
-qcs_estimate qcs_ratio(const qcs_sample *s, const double *y, const double *z)
+qcb_estimate qcb_ratio(const qcb_sample *s, const double *y, const double *z)
 {
     double var_y, var_z, var_u;
     int df;
     const double ty = total_of(s, y, &var_y, &df), tz = total_of(s, z, &var_z, &df);
     if (tz == 0)
-        return (qcs_estimate){0, 0, 0};
+        return (qcb_estimate){0, 0, 0};
     const double r = ty / tz;
     double *u = malloc((s->count ? s->count : 1) * sizeof *u);
     if (!u)
-        return (qcs_estimate){r, INFINITY, 0};
+        return (qcb_estimate){r, INFINITY, 0};
     for (size_t i = 0; i < s->count; i++)
         u[i] = y[i] - r * z[i];
     total_of(s, u, &var_u, &df);
     free(u);
-    return (qcs_estimate){r, t975(df) * sqrt(var_u) / fabs(tz), df};
+    return (qcb_estimate){r, t975(df) * sqrt(var_u) / fabs(tz), df};
 }
 
-qcs_estimate qcs_mean(const qcs_sample *s, const double *y)
+qcb_estimate qcb_mean(const qcb_sample *s, const double *y)
 {
     double all = 0, value = 0, var = 0;
     int df = 0;
@@ -206,5 +206,5 @@ qcs_estimate qcs_mean(const qcs_sample *s, const double *y)
             df += (int)n - 1;
         }
     }
-    return (qcs_estimate){value, t975(df) * sqrt(var), df};
+    return (qcb_estimate){value, t975(df) * sqrt(var), df};
 }

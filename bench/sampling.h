@@ -15,13 +15,13 @@
  * estimator with the finite-population correction, and the interval uses
  * Student's t on the sample's degrees of freedom.
  */
-#ifndef QCS_SAMPLING_H
-#define QCS_SAMPLING_H
+#ifndef QCB_SAMPLING_H
+#define QCB_SAMPLING_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct qcs_sample {
+typedef struct qcb_sample {
     size_t count;          /* units drawn                                  */
     size_t *unit;          /* [count] their indices, stratum by stratum    */
     int *stratum;          /* [count] each one's stratum                   */
@@ -29,33 +29,33 @@ typedef struct qcs_sample {
     size_t *units_in;      /* [strata] N_h: the units of each stratum      */
     double *cost_in;       /* [strata] X_h: their estimated cost           */
     double *cost;          /* [count] each drawn unit's estimated cost     */
-} qcs_sample;
+} qcb_sample;
 
 /* Draws k units from each of `strata` strata of the `units` units with
  * estimated costs cost[] (all positive), with the random stream of
  * `seed`.  Returns 0, or -1 when out of memory or the arguments are off. */
-int qcs_draw(const double *cost, size_t units, int strata, size_t k, uint64_t seed,
-             qcs_sample *out);
-void qcs_sample_free(qcs_sample *s);
+int qcb_draw(const double *cost, size_t units, int strata, size_t k, uint64_t seed,
+             qcb_sample *out);
+void qcb_sample_free(qcb_sample *s);
 
-typedef struct qcs_estimate {
+typedef struct qcb_estimate {
     double value;
     double half_width;     /* of the 95% interval: value +- half_width    */
     int df;                /* its degrees of freedom                       */
-} qcs_estimate;
+} qcb_estimate;
 
 /* The board's total of a measure, y[i] for the drawn unit i. */
-qcs_estimate qcs_total(const qcs_sample *s, const double *y);
+qcb_estimate qcb_total(const qcb_sample *s, const double *y);
 
 /* The ratio of two totals, sum y / sum z (a linearised interval). */
-qcs_estimate qcs_ratio(const qcs_sample *s, const double *y, const double *z);
+qcb_estimate qcb_ratio(const qcb_sample *s, const double *y, const double *z);
 
 /* The mean of y over the drawn units, as an estimate of the mean over all
  * units (each drawn unit weighted by the units its stratum stands for). */
-qcs_estimate qcs_mean(const qcs_sample *s, const double *y);
+qcb_estimate qcb_mean(const qcb_sample *s, const double *y);
 
 /* The next number of the stream (splitmix64): the sampler's one source of
  * chance, seeded and printed, so that a sample can be drawn again. */
-uint64_t qcs_next(uint64_t *state);
+uint64_t qcb_next(uint64_t *state);
 
 #endif

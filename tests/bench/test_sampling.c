@@ -34,8 +34,8 @@ static double unit_solutions(const qc_plan *plan, size_t u, uint64_t sets, uint6
     if (qcj_probe_start(plan, u, &pr) != QC_OK)
         return NAN;
     const uint64_t parts = sets && pr.keys > sets ? (pr.keys + sets - 1) / sets : 1;
-    const uint64_t j = parts > 1 ? qcs_next(state) % parts : 0;
-    const uint32_t joins = sets ? 4 : 0, jpart = joins ? (uint32_t)(qcs_next(state) % joins) : 0;
+    const uint64_t j = parts > 1 ? qcb_next(state) % parts : 0;
+    const uint32_t joins = sets ? 4 : 0, jpart = joins ? (uint32_t)(qcb_next(state) % joins) : 0;
     qc_tally t;
     const int rc = qcj_probe_sets(&pr, pr.keys * j / parts, pr.keys * (j + 1) / parts, joins, jpart,
                                   &t);
@@ -44,29 +44,29 @@ static double unit_solutions(const qc_plan *plan, size_t u, uint64_t sets, uint6
 }
 
 /* The estimate of the plan's solutions from `units` units in 8 strata. */
-static qcs_estimate estimate(const qc_plan *plan, const double *cost, size_t units, uint64_t seed,
+static qcb_estimate estimate(const qc_plan *plan, const double *cost, size_t units, uint64_t seed,
                              uint64_t sets)
 {
-    qcs_sample s;
-    qcs_estimate e = {NAN, NAN, 0};
-    if (qcs_draw(cost, qc_plan_unit_count(plan), 8, units / 8, seed, &s) != 0)
+    qcb_sample s;
+    qcb_estimate e = {NAN, NAN, 0};
+    if (qcb_draw(cost, qc_plan_unit_count(plan), 8, units / 8, seed, &s) != 0)
         return e;
     double *y = malloc(s.count * sizeof *y);
     uint64_t state = seed ^ 0x5851f42d4c957f2dULL;
     for (size_t i = 0; y && i < s.count; i++)
         y[i] = unit_solutions(plan, s.unit[i], sets, &state);
     if (y)
-        e = qcs_total(&s, y);
+        e = qcb_total(&s, y);
     free(y);
-    qcs_sample_free(&s);
+    qcb_sample_free(&s);
     return e;
 }
 
 /* The draw: strata add up to the plan, and a seed draws the same units. */
 static void test_draw(const double *cost, size_t units)
 {
-    qcs_sample a, b;
-    CHECK(qcs_draw(cost, units, 8, 4, 7, &a) == 0 && qcs_draw(cost, units, 8, 4, 7, &b) == 0);
+    qcb_sample a, b;
+    CHECK(qcb_draw(cost, units, 8, 4, 7, &a) == 0 && qcb_draw(cost, units, 8, 4, 7, &b) == 0);
     size_t all = 0, same = a.count == b.count;
     double all_cost = 0, cost_sum = 0;
     for (int h = 0; h < a.strata; h++) {
@@ -80,8 +80,8 @@ static void test_draw(const double *cost, size_t units)
     CHECK(all == units && fabs(all_cost - cost_sum) <= 1e-9 * cost_sum, "strata cover the plan");
     CHECK(same, "a seed draws the same units");
     CHECK(a.count == 32, "%zu units drawn", a.count);
-    qcs_sample_free(&a);
-    qcs_sample_free(&b);
+    qcb_sample_free(&a);
+    qcb_sample_free(&b);
 }
 
 int main(int argc, char **argv)
@@ -108,14 +108,14 @@ int main(int argc, char **argv)
         const double q = (double)known[n].total;
         const uint64_t sets = n >= 19 ? 16 : 0;   /* parts of units, as --sets does */
         for (uint64_t seed = 1; seed <= 10; seed++) {
-            const qcs_estimate e = estimate(plan, cost, 32, seed, sets);
+            const qcb_estimate e = estimate(plan, cost, 32, seed, sets);
             covered += fabs(e.value - q) <= e.half_width;
             samples++;
         }
         double err_small = 0, err_large = 0, hw_small = 0, hw_large = 0;
         for (uint64_t seed = 101; seed <= 108; seed++) {
-            const qcs_estimate small = estimate(plan, cost, 16, seed, sets);
-            const qcs_estimate large = estimate(plan, cost, 128, seed, sets);
+            const qcb_estimate small = estimate(plan, cost, 16, seed, sets);
+            const qcb_estimate large = estimate(plan, cost, 128, seed, sets);
             err_small += fabs(small.value - q) / q;
             err_large += fabs(large.value - q) / q;
             hw_small += small.half_width / q;
