@@ -21,7 +21,8 @@
  * by P, and its noise with it: at N=28, eight parts of 16 came to 0.94-0.96
  * of a whole unit's joins a solution on average; parts of 64, measured
  * before the layout was timed warm, scattered from 0.30 to 0.96 of it;
- * docs/PERFORMANCE.md);
+ * performance-log.md, "2026-11-29 — the sampler's joined parts made like a
+ * whole join; the record plan again");
  * --memory-units M measures the memory of M of the units drawn, evenly
  * spread over the sample (default: all; at N=28 that pass builds a set's
  * halves again, minutes a unit); --largest L also measures the L units

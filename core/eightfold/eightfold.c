@@ -27,7 +27,8 @@
  * 3 have no legal constellation; units with fewer than 4 rows to fill
  * (N <= 7 only) take the plain loop, qce_count_plain.
  *
- * Measured at N=16, one thread, CPU time, same run (docs/PERFORMANCE.md):
+ * Measured at N=16, one thread, CPU time, same run (performance-log.md,
+ * "2026-11-22 — the backtracking engines, the modes, the ledger's syncs"):
  * 172 M placements (halving: 571 M), 0.82 s against halving's 3.7 s.
  */
 #include <stdlib.h>

@@ -10,8 +10,9 @@
  * top column set S use only the diagonals through S's columns (tops) and
  * through the others' (bottoms), and not evenly, so a key fitted to the
  * set keeps far fewer pairs of halves for the hot loop: on one column set
- * of N=27, 24 times fewer (docs/PERFORMANCE.md).  A set key moves bits
- * only, the same way in every half of the set, so two halves are disjoint
+ * of N=27, 24 times fewer (performance-log.md, "2026-11-27 — a key for each
+ * column set ([set key]); the record plan's N=22, 27 and 28 again").  A set
+ * key moves bits only, the same way in every half of the set, so two halves are disjoint
  * after it exactly when before, and no count depends on which key is
  * chosen; the work reported (pairs of halves tested) does.
  */
@@ -67,8 +68,9 @@ void qcj_set_key_lay_out(const qcj_geometry *g, const int *bits, qcj_set_key *ke
  * (tables_loop.h, [bottom tiles]); with the bits most tops use on top,
  * a top meets fewer tiles, in longer sweeps.  On one N=28 unit, 0.52
  * times the blocks built and 0.88 times the joins' time
- * (docs/PERFORMANCE.md).  Deterministic: the same halves give the same
- * key. */
+ * (performance-log.md, "2026-11-28 (late night) — a set's key bits laid out by
+ * the tops' use; what a tiled join's time is; the record plan again").
+ * Deterministic: the same halves give the same key. */
 void qcj_set_key_choose(const qcj_geometry *g, const uint64_t *tops, size_t nt,
                         const uint64_t *bottoms, size_t nb, double pairs,
                         qcj_set_key_sample *sample, qcj_set_key *key);

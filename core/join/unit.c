@@ -338,7 +338,9 @@ static int make_tops(unit_walk *w, uint32_t s, size_t *at, top_chunk *tops)
  * their diagonals drift from the first splits to the last: a key fitted
  * to the first join's bottoms alone kept, on one N=28 set, 185 pairs
  * tested a solution in that join and up to 755 in the set's last
- * (docs/PERFORMANCE.md).  So the sample is the bottoms of g->key_splits
+ * (performance-log.md, "2026-11-28 (night) — a set's key chosen on bottoms
+ * spread over the set; where N=28's joins go; the record plan again").  So the
+ * sample is the bottoms of g->key_splits
  * splits spread evenly over every middle column of the set's passes
  * (mid_cols; none on even N) and over the splits, up to
  * QCJ_SET_KEY_SAMPLE / key_splits taken evenly from each, into the

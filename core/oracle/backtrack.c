@@ -21,7 +21,9 @@
  * from - 1), ignoring the queens between: a row with none ends the branch
  * before it is searched.  Measured on three N=20 units: 0.82-0.89 of the
  * time of no look-ahead, 3 rows about as good as 5 or all
- * (docs/PERFORMANCE.md). */
+ * (performance-log.md, "2026-12-01 — the record plan's profiles on known
+ * boards; the independent recount's cost at N=22 to 28; a real N=28 audit by
+ * backtracking"). */
 #define BACKTRACK_AHEAD 3
 
 static inline int rows_ahead_open(const uint32_t *rows, int from, int n, uint32_t full,
