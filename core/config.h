@@ -12,14 +12,16 @@
 
 /* qc_engine_default: join from this N on, eightfold below.  N=14: join 5.0
  * ms, eightfold 21.5; below, all take under 5 ms and eightfold is as fast
- * or faster (N=13: 4.1 against 4.6).  (Not yet in performance-log.md.) */
+ * or faster (N=13: 4.1 against 4.6).  (performance-log.md,
+ * "2026-12-02 — measurements that lived only in config.h's comments".) */
 #define QC_JOIN_FROM_N 14
 
 /* ---- kernel: the backtracking step ---------------------------------- */
 
 /* [stop check] Rows of the subtrees between two readings of the stop flag:
  * at N=27 a subtree of 10 rows is some 10^5 placements, under a millisecond.
- * (Not yet in performance-log.md.) */
+ * (performance-log.md,
+ * "2026-12-02 — measurements that lived only in config.h's comments".) */
 #define QCK_STOP_ROWS 10
 
 /* ---- halving -------------------------------------------------------- */
@@ -36,13 +38,15 @@
 /* ---- eightfold ------------------------------------------------------ */
 
 /* [lanes] Independent searches stepped in turn: 4 is 5-15% faster than 2,
- * 6 and 8 (N=15, one thread).  (Not yet in performance-log.md.) */
+ * 6 and 8 (N=15, one thread).  (performance-log.md,
+ * "2026-12-02 — measurements that lived only in config.h's comments".) */
 #define QCE_LANES 4
 
 /* [deep seeds] With a stop flag, the rows the lanes' subtrees span (at
  * least 2): 14 rows are some 10^5 placements at any N (N=21..27), under a
  * millisecond against some 100 ns a seed; 12 rows give a few 10^3, 16 rows
- * 10^6-10^7.  (Not yet in performance-log.md.) */
+ * 10^6-10^7.  (performance-log.md,
+ * "2026-12-02 — measurements that lived only in config.h's comments".) */
 #define QCE_STOP_ROWS 14
 
 /* ---- join ----------------------------------------------------------- */
@@ -91,7 +95,8 @@ static inline const qcj_profile *qcj_profile_of(int n)
  * m gives more units, and fewer columns to each band, so less memory: N-10
  * to N=18, N-8 to N=24; from N=25 the 6- and 7-row bands' lists are a
  * unit's memory, so N-6 at 25 and 26, N-4 from 27.  The lists that chose
- * these: not yet in performance-log.md; the peaks they give:
+ * these: performance-log.md, "2026-12-02 — measurements that lived only in
+ * config.h's comments"; the peaks they give:
  * (performance-log.md, "2026-11-25 — record sizes in bounded memory: N=26
  * to 28").  Part of the plan's fingerprint. */
 static inline int qcj_centre_width(int n, int less)
@@ -112,7 +117,8 @@ static inline int qcj_unit_cols(int n)
  * 4 to N=17, 6 at 18, 9 at 19, then N-10 but at least what leaves the
  * ANDed rest 32 bits and at most 16 (so from N=25 the rest passes 32
  * bits); 17 at N=26, 18 from 27.  To N=21 the nibble tables' best, which
- * at N=22 were 7% faster at 13 than at 12 (not yet in performance-log.md);
+ * at N=22 were 7% faster at 13 than at 12 (performance-log.md, "2026-12-02 —
+ * measurements that lived only in config.h's comments");
  * the 6-bit tables are not measured at other k.  avx2 N=18 took 1.04 times
  * as long at 8 and 1.68 at 10; N=25 17 0.97-0.99 of 16's time, N=26 17
  * 0.77 and N=27 18 0.65 of 16's joins (performance-log.md, "2026-11-27 —
@@ -207,7 +213,8 @@ static inline int qcj_key_bits(int n)
  * instead of 36, and leaves out the placements no half can use (N=28, a
  * side of 14 of 24 columns: 1.5 million a band instead of 20.9); [no empty
  * units] a pattern none of whose sets its unit counts is no unit (odd N:
- * at N=25 56797 of 177880).  (Not yet in performance-log.md.) */
+ * at N=25 56797 of 177880).  (performance-log.md,
+ * "2026-12-02 — measurements that lived only in config.h's comments".) */
 
 /* [own lists] From N=26 (`own`) a unit lists its bands for each column set
  * it counts, on the set's columns alone (join/unit.c, join/bands.c).  N=28
@@ -344,7 +351,8 @@ static inline int qcj_key_bits(int n)
 
 /* Scratch sets a plan keeps for reuse between units (join/scratch.c), more
  * than threads ever count at once: fresh pages per unit cost a quarter of
- * the run at N=16.  (Not yet in performance-log.md.) */
+ * the run at N=16.  (performance-log.md,
+ * "2026-12-02 — measurements that lived only in config.h's comments".) */
 #define QCJ_POOL_SLOTS 256
 
 /* [kept scratch] The most bytes a scratch set may hold and still be kept by
