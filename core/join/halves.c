@@ -168,6 +168,37 @@ static void guard_chunk(guarded *gd, const uint64_t *inner, const uint64_t *bord
     }
 }
 
+#if !defined(__AVX2__) && !defined(__AVX512F__)
+/* [fits by mask] pair_one's for a short list (len in 1..QCJ_HALVES_MASK_TO):
+ * the fits as bits first, then only the fits stored, two of them without
+ * a branch. */
+static inline __attribute__((always_inline)) size_t pair_masked(uint64_t in, uint64_t bo,
+                                                                const uint64_t *inner,
+                                                                const uint64_t *border,
+                                                                size_t len, uint64_t *out)
+{
+    size_t o = 0;
+    uint64_t fit = 0, fit_odd = 0;
+    size_t j = 0;
+    for (; j + 2 <= len; j += 2) {
+        fit |= (uint64_t)((in & inner[j]) == 0) << j;
+        fit_odd |= (uint64_t)((in & inner[j + 1]) == 0) << (j + 1);
+    }
+    if (j < len)
+        fit |= (uint64_t)((in & inner[j]) == 0) << j;
+    fit |= fit_odd;
+    const uint64_t last = (uint64_t)1 << (len - 1);   /* an entry to read */
+    for (int k = 0; k < 2; k++) {
+        out[o] = bo | border[__builtin_ctzll(fit | last)];
+        o += fit != 0;
+        fit &= fit - 1;
+    }
+    for (; fit; fit &= fit - 1)
+        out[o++] = bo | border[__builtin_ctzll(fit)];
+    return o;
+}
+#endif
+
 /* The border signatures (bo | border[j]) of the len entries j with
  * (in & inner[j]) == 0, written to out; returns how many.  [list in
  * place] The vector versions read no entry past len (the last vector's
@@ -224,28 +255,8 @@ static inline size_t pair_one(uint64_t in, uint64_t bo, const uint64_t *inner,
         o += (size_t)__builtin_popcount((unsigned)mask);
     }
 #else
-    if (len - 1 < QCJ_HALVES_MASK_TO) {    /* 1..QCJ_HALVES_MASK_TO */
-        /* [fits by mask] the fits as bits first, then only the fits
-         * stored, two of them without a branch */
-        uint64_t fit = 0, fit_odd = 0;
-        size_t j = 0;
-        for (; j + 2 <= len; j += 2) {
-            fit |= (uint64_t)((in & inner[j]) == 0) << j;
-            fit_odd |= (uint64_t)((in & inner[j + 1]) == 0) << (j + 1);
-        }
-        if (j < len)
-            fit |= (uint64_t)((in & inner[j]) == 0) << j;
-        fit |= fit_odd;
-        const uint64_t last = (uint64_t)1 << (len - 1);   /* an entry to read */
-        for (int k = 0; k < 2; k++) {
-            out[o] = bo | border[__builtin_ctzll(fit | last)];
-            o += fit != 0;
-            fit &= fit - 1;
-        }
-        for (; fit; fit &= fit - 1)
-            out[o++] = bo | border[__builtin_ctzll(fit)];
-        return o;
-    }
+    if (len - 1 < QCJ_HALVES_MASK_TO)      /* 1..QCJ_HALVES_MASK_TO */
+        return pair_masked(in, bo, inner, border, len, out);
     /* [unrolled by 4] ten instructions a pair, three of them the loop's:
      * unrolled, 9.5% fewer in the halves at N=16 (callgrind), and paired
      * rounds took 0.94 (N=17) and 0.97 (N=18) of the time */
@@ -258,17 +269,31 @@ static inline size_t pair_one(uint64_t in, uint64_t bo, const uint64_t *inner,
     return o;
 }
 
+/* The two lists of one split that the pair loops below pair, the shorter
+ * (a) tested an entry at a time against the longer (b).  pair_split
+ * builds it as a local for a loop that is always inlined, so it lives in
+ * registers: no instruction more than the loops' own parameters at N=16
+ * (callgrind, avx2 and portable). */
+typedef struct split_lists {
+    const uint64_t *inner_a;  /* list a's crossing diagonals (inner signatures) */
+    const uint64_t *border_a; /* list a's border signatures */
+    const uint64_t *inner_b;  /* list b's crossing diagonals */
+    const uint64_t *border_b; /* list b's border signatures */
+    uint32_t na, nb;          /* the lists' lengths, na <= nb */
+    uint64_t avoid;           /* the border diagonals no half may use, or 0 */
+    uint64_t mark;            /* ORed into every half stored */
+} split_lists;
+
 #if defined(__AVX2__) && !defined(__AVX512F__)
 /* [short lists held] [lists held] AVX2's: list b (nb in 4*nv-3..4*nv)
  * held in nv vectors of 4; as pairs_held below.  o has room for na*nb + 4 entries. */
-static inline __attribute__((always_inline)) size_t pairs_held4(const int nv, uint32_t nb,
-                                                                const uint64_t *in_a,
-                                                                const uint64_t *bo_a, uint32_t na,
-                                                                const uint64_t *in_b,
-                                                                const uint64_t *bo_b,
-                                                                uint64_t avoid, uint64_t mark,
+static inline __attribute__((always_inline)) size_t pairs_held4(const int nv, const split_lists *sl,
                                                                 uint64_t *o)
 {
+    const uint64_t *const in_a = sl->inner_a, *const bo_a = sl->border_a;
+    const uint64_t *const in_b = sl->inner_b, *const bo_b = sl->border_b;
+    const uint32_t na = sl->na, nb = sl->nb;
+    const uint64_t avoid = sl->avoid, mark = sl->mark;
     const __m256i lane = _mm256_set_epi64x(3, 2, 1, 0), zero = _mm256_setzero_si256();
     const __m256i vavoid = _mm256_set1_epi64x((long long)avoid);
     const __m256i guard = _mm256_set1_epi64x((long long)GUARD);
@@ -302,16 +327,68 @@ static inline __attribute__((always_inline)) size_t pairs_held4(const int nv, ui
 #endif
 
 #if defined(__AVX512F__)
-/* [lists held] The halves of entries [0, na) of list a with the nb (in
- * 8*nv-7..8*nv) entries of list b, b held in nv vectors, written at o;
- * returns how many.  o has room for na*nb + 8 entries. */
-static inline __attribute__((always_inline)) size_t pairs_held(const int nv, uint32_t nb,
-                                                               const uint64_t *in_a,
-                                                               const uint64_t *bo_a, uint32_t na,
-                                                               const uint64_t *in_b,
-                                                               const uint64_t *bo_b, uint64_t avoid,
-                                                               uint64_t mark, uint64_t *o)
+/* [short lists held] The halves of list a with list b of at most 16
+ * entries, written at o; returns how many.  List b, at most two vectors,
+ * is loaded and spared once for the whole split; each entry of list a is
+ * then one test and one compress per vector.  o has room for na*nb + 8
+ * entries. */
+static inline __attribute__((always_inline)) size_t pairs_short(const split_lists *sl, uint64_t *o)
 {
+    const uint64_t *const in_a = sl->inner_a, *const bo_a = sl->border_a;
+    const uint64_t *const in_b = sl->inner_b, *const bo_b = sl->border_b;
+    const uint32_t na = sl->na, nb = sl->nb;
+    const uint64_t avoid = sl->avoid, mark = sl->mark;
+    const __mmask8 live0 = nb >= 8 ? 0xff : (__mmask8)((1u << nb) - 1u);
+    const __mmask8 live1 = nb >= 16 ? 0xff : nb > 8 ? (__mmask8)((1u << (nb - 8)) - 1u) : 0;
+    const __m512i vavoid = _mm512_set1_epi64((long long)avoid);
+    const __m512i w0 = _mm512_maskz_loadu_epi64(live0, in_b);
+    const __m512i w1 = _mm512_maskz_loadu_epi64(live1, in_b + 8);
+    const __m512i v0 = _mm512_maskz_loadu_epi64(live0, bo_b);
+    const __m512i v1 = _mm512_maskz_loadu_epi64(live1, bo_b + 8);
+    const __mmask8 ok0 = _mm512_mask_testn_epi64_mask(live0, v0, vavoid);
+    const __mmask8 ok1 = _mm512_mask_testn_epi64_mask(live1, v1, vavoid);
+    /* [fits first] every entry's fits, then the stores: the store
+     * addresses wait on an add each, not on a mask's popcount */
+    uint16_t fits[16];
+    for (uint32_t e = 0; e < na; e++) {
+        const __m512i vin = _mm512_set1_epi64((long long)in_a[e]);
+        const unsigned spare = (bo_a[e] & avoid) == 0 ? 0xffffu : 0u;
+        fits[e] = (uint16_t)(spare & ((unsigned)_mm512_mask_testn_epi64_mask(ok0, vin, w0)
+                                     | (unsigned)_mm512_mask_testn_epi64_mask(ok1, vin, w1) << 8));
+    }
+    size_t len = 0;
+    if (nb <= 8) {                          /* one vector: one store */
+        for (uint32_t e = 0; e < na; e++) {
+            const __m512i vbo = _mm512_set1_epi64((long long)(bo_a[e] | mark));
+            _mm512_storeu_si512(o + len, _mm512_maskz_compress_epi64((__mmask8)fits[e],
+                                                                     _mm512_or_si512(v0, vbo)));
+            len += (size_t)__builtin_popcount(fits[e]);
+        }
+        return len;
+    }
+    for (uint32_t e = 0; e < na; e++) {
+        const __m512i vbo = _mm512_set1_epi64((long long)(bo_a[e] | mark));
+        const unsigned f = fits[e];
+        uint64_t *dst = o + len;
+        const size_t first = (size_t)__builtin_popcount(f & 0xffu);
+        _mm512_storeu_si512(dst, _mm512_maskz_compress_epi64((__mmask8)f, _mm512_or_si512(v0, vbo)));
+        _mm512_storeu_si512(dst + first,
+                            _mm512_maskz_compress_epi64((__mmask8)(f >> 8), _mm512_or_si512(v1, vbo)));
+        len += (size_t)__builtin_popcount(f);
+    }
+    return len;
+}
+
+/* [lists held] The halves of list a with list b (nb in 8*nv-7..8*nv),
+ * b held in nv vectors, written at o; returns how many.  o has room for
+ * na*nb + 8 entries. */
+static inline __attribute__((always_inline)) size_t pairs_held(const int nv, const split_lists *sl,
+                                                               uint64_t *o)
+{
+    const uint64_t *const in_a = sl->inner_a, *const bo_a = sl->border_a;
+    const uint64_t *const in_b = sl->inner_b, *const bo_b = sl->border_b;
+    const uint32_t na = sl->na, nb = sl->nb;
+    const uint64_t avoid = sl->avoid, mark = sl->mark;
     const __m512i vavoid = _mm512_set1_epi64((long long)avoid);
     __m512i w[8], v[8];
     __mmask8 ok[8];
@@ -340,12 +417,50 @@ static inline __attribute__((always_inline)) size_t pairs_held(const int nv, uin
 }
 #endif
 
+/* The halves of list a with list b, each entry of a against b by
+ * pair_one, written at o; returns how many.  o has room for na*nb + 16
+ * entries. */
+static inline __attribute__((always_inline)) size_t pairs_by_entry(const split_lists *sl,
+                                                                   uint64_t *o)
+{
+    const uint64_t *const in_a = sl->inner_a, *const bo_a = sl->border_a;
+    const uint64_t *const in_b = sl->inner_b, *const bo_b = sl->border_b;
+    const uint32_t na = sl->na, nb = sl->nb;
+    const uint64_t avoid = sl->avoid, mark = sl->mark;
+    size_t len = 0;
+    if (avoid == 0) {                       /* [list in place] nothing to guard */
+        for (uint32_t e = 0; e < na; e++)
+            len += pair_one(in_a[e], bo_a[e] | mark, in_b, bo_b, nb, o + len);
+        return len;
+    }
+    guarded gd;                             /* [guard bit] list b a chunk at a time */
+    for (uint32_t j0 = 0; j0 < nb; j0 += CHUNK) {
+        const size_t m = nb - j0 < CHUNK ? nb - j0 : CHUNK;
+        guard_chunk(&gd, in_b + j0, bo_b + j0, m, avoid);
+        for (uint32_t e = 0; e < na; e++)
+            if ((bo_a[e] & avoid) == 0)
+                len += pair_one(in_a[e] | GUARD, bo_a[e] | mark, gd.inner, gd.border, m, o + len);
+    }
+    return len;
+}
+
 #if QCJ_HALVES_TRANSPOSED
-/* [tested transposed] The halves of the n placements from `lo` of the
- * band pb, whose lists are transposed (bands.h), with the no placements
- * of the other band's list (their bit_at and border signatures), written
- * at o; returns how many.  For each 64 placements of pb that the list
- * touches, each placement of the other list ORs the transposed words of its `bits`
+/* [tested transposed] The lists of one split that pairs_transposed
+ * pairs: one of band pb, whose lists are transposed (bands.h), and one
+ * of the other band. */
+typedef struct transposed_lists {
+    const qcj_band *pb;       /* the band whose lists are transposed */
+    uint32_t lo, n;           /* its list: the n placements from lo */
+    const uint8_t *bit_at;    /* the other list's inner bits (qcj_band's bit_at), from its first */
+    const uint64_t *border_o; /* the other list's border signatures */
+    uint32_t no;              /* the other list's length */
+    uint64_t avoid;           /* the border diagonals no half may use, or 0 */
+    uint64_t mark;            /* ORed into every half stored */
+} transposed_lists;
+
+/* [tested transposed] The halves of tl's two lists, written at o; returns
+ * how many.  For each 64 placements of pb that its list touches, each
+ * placement of the other list ORs the transposed words of its `bits`
  * inner bits (a queen crosses the split on two diagonals at most; past
  * its last bit, the word of zeros): the placements of pb it clashes
  * with, 64 pairs tested in `bits` lookups.  Its fits among the live ones
@@ -353,12 +468,14 @@ static inline __attribute__((always_inline)) size_t pairs_held(const int nv, uin
  * branch, the spare stores at the next free place, then one at a time:
  * at N=18, 2.8 fits on average.  o has room for n*no entries and one. */
 static inline __attribute__((always_inline)) size_t pairs_transposed(const int bits,
-                                                                 const qcj_band *pb, uint32_t lo,
-                                                                 uint32_t n, const uint8_t *bit_at,
-                                                                 const uint64_t *bo_o, uint32_t no,
-                                                                 uint64_t avoid, uint64_t mark,
-                                                                 uint64_t *o)
+                                                                     const transposed_lists *tl,
+                                                                     uint64_t *o)
 {
+    const qcj_band *const pb = tl->pb;
+    const uint32_t lo = tl->lo, n = tl->n, no = tl->no;
+    const uint8_t *const bit_at = tl->bit_at;
+    const uint64_t *const bo_o = tl->border_o;
+    const uint64_t avoid = tl->avoid, mark = tl->mark;
     const int words = pb->transposed_words;
     size_t len = 0;
     for (uint32_t c = lo / 64; c <= (lo + n - 1) / 64; c++) {
@@ -401,35 +518,102 @@ static inline __attribute__((always_inline)) size_t pairs_transposed(const int b
 }
 #endif
 
-int qcj_halves_of(const qcj_rank *r, const qcj_splits *sp, const qcj_side *s, uint32_t set,
-                  uint64_t avoid, uint64_t mark, size_t *at, size_t cap, qcj_vec *out,
+/* One split's lists: band k's placements lo[k] .. lo[k] + n[k] - 1. */
+typedef struct split_at {
+    uint32_t lo[2], n[2];
+} split_at;
+
+/* The halves of one split of bands b0, b1 (neither list empty) that use
+ * none of the border diagonals in `avoid`, ORed with `mark`, written at o;
+ * returns how many.  o has room for n[0]*n[1] + 16 entries. */
+static inline __attribute__((always_inline)) size_t pair_split(const qcj_band *b0,
+                                                               const qcj_band *b1,
+                                                               const split_at *split,
+                                                               uint64_t avoid, uint64_t mark,
+                                                               uint64_t *o)
+{
+    const uint32_t lo0 = split->lo[0], n0 = split->n[0], lo1 = split->lo[1], n1 = split->n[1];
+#if QCJ_HALVES_TRANSPOSED
+    /* [tested transposed] the transposed band's list against the other's,
+     * a copy of the loop for each number of lookups */
+    const int p1 = b1->transposed != NULL;
+    const qcj_band *pb = p1 ? b1 : b0, *ob = p1 ? b0 : b1;
+    if (pb->transposed && ob->bit_at && ob->rows >= 1 && ob->rows <= 8) {
+        const uint32_t lo_o = p1 ? lo0 : lo1;
+        const transposed_lists tl = {
+            .pb = pb, .lo = p1 ? lo1 : lo0, .n = p1 ? n1 : n0,
+            .bit_at = ob->bit_at + (size_t)lo_o * (size_t)(2 * ob->rows),
+            .border_o = ob->border + lo_o, .no = p1 ? n0 : n1, .avoid = avoid, .mark = mark,
+        };
+        switch (2 * ob->rows) {
+#define LOOKUPS(k) case k: return pairs_transposed(k, &tl, o);
+            LOOKUPS(2) LOOKUPS(4) LOOKUPS(6) LOOKUPS(8) LOOKUPS(10) LOOKUPS(12) LOOKUPS(14) LOOKUPS(16)
+#undef LOOKUPS
+        }
+        return 0;
+    }
+#endif
+    /* the shorter list one entry at a time, the longer in the vectors */
+    const int swap = n0 > n1;
+    const split_lists sl = {
+        .inner_a = swap ? b1->inner + lo1 : b0->inner + lo0,
+        .border_a = swap ? b1->border + lo1 : b0->border + lo0,
+        .inner_b = swap ? b0->inner + lo0 : b1->inner + lo1,
+        .border_b = swap ? b0->border + lo0 : b1->border + lo1,
+        .na = swap ? n1 : n0, .nb = swap ? n0 : n1, .avoid = avoid, .mark = mark,
+    };
+#if defined(__AVX512F__)
+    if (sl.nb <= 16)
+        return pairs_short(&sl, o);
+    if (sl.nb <= 64) {                      /* [lists held] */
+        switch ((sl.nb + 7) / 8) {
+#define HELD(nv) case nv: return pairs_held(nv, &sl, o);
+            HELD(3) HELD(4) HELD(5) HELD(6) HELD(7) HELD(8)
+#undef HELD
+        }
+    }
+#elif defined(__AVX2__)
+    if (sl.nb <= 16) {                      /* [short lists held] [lists held] */
+        switch ((sl.nb + 3) / 4) {
+        case 1: return pairs_held4(1, &sl, o);
+        case 2: return pairs_held4(2, &sl, o);
+        case 3: return pairs_held4(3, &sl, o);
+        default: return pairs_held4(4, &sl, o);
+        }
+    }
+#endif
+    return pairs_by_entry(&sl, o);
+}
+
+int qcj_halves_of(const qcj_rank *r, const qcj_halves_request *rq, size_t *at, qcj_vec *out,
                   size_t *len_out, uint64_t *tested)
 {
-    const qcj_band *b0 = &s->band[0], *b1 = &s->band[1];
+    const qcj_splits *sp = rq->splits;
+    const qcj_band *b0 = &rq->side->band[0], *b1 = &rq->side->band[1];
+    const uint32_t set = rq->set;
+    const uint64_t avoid = rq->avoid, mark = rq->mark;
     size_t len = *len_out;
     uint64_t pairs = 0;
     /* [halves capped] the loop's condition: a cap of 0 never stops it */
-    const size_t stop_at = cap ? cap : SIZE_MAX;
+    const size_t stop_at = rq->cap ? rq->cap : SIZE_MAX;
     size_t i = *at;
     deposit_tables dep;
     deposit_init(&dep, set);
     while (i < sp->count && len < stop_at) {
         /* [splits located first] */
         enum { BATCH = QCJ_HALVES_BATCH };
-        uint32_t lo_at[BATCH][2], n_at[BATCH][2];
+        split_at located[BATCH];
         const size_t i0 = i, end = sp->count - i < BATCH ? sp->count : i + BATCH;
         for (size_t j = i0; j < end; j++) {
             const uint32_t x = deposit(&dep, sp->subset[j]);     /* [split by deposit] */
             const uint32_t k0 = qcj_rank_of(r, x), k1 = qcj_rank_of(r, set ^ x);
             const uint32_t l0 = b0->offsets[k0], l1 = b1->offsets[k1];
-            lo_at[j - i0][0] = l0;
-            n_at[j - i0][0] = b0->offsets[k0 + 1] - l0;
-            lo_at[j - i0][1] = l1;
-            n_at[j - i0][1] = b1->offsets[k1 + 1] - l1;
+            located[j - i0] = (split_at){.lo = {l0, l1},
+                                         .n = {b0->offsets[k0 + 1] - l0, b1->offsets[k1 + 1] - l1}};
         }
         for (; i < end && len < stop_at; i++) {
-            const uint32_t lo0 = lo_at[i - i0][0], n0 = n_at[i - i0][0];
-            const uint32_t lo1 = lo_at[i - i0][1], n1 = n_at[i - i0][1];
+            const split_at *const split = &located[i - i0];
+            const uint32_t n0 = split->n[0], n1 = split->n[1];
             if (n0 == 0 || n1 == 0)
                 continue;
             uint64_t *o = qcj_vec_reserve(out, (len + (size_t)n0 * n1 + 16) * sizeof *o,
@@ -437,126 +621,7 @@ int qcj_halves_of(const qcj_rank *r, const qcj_splits *sp, const qcj_side *s, ui
             if (!o)
                 return QC_ENOMEM;
             pairs += (uint64_t)n0 * n1;
-#if QCJ_HALVES_TRANSPOSED
-            /* [tested transposed] the transposed band's list against the
-             * other's, a copy of the loop for each number of lookups */
-            const int p1 = b1->transposed != NULL;
-            const qcj_band *pb = p1 ? b1 : b0, *ob = p1 ? b0 : b1;
-            if (pb->transposed && ob->bit_at && ob->rows >= 1 && ob->rows <= 8) {
-                const uint32_t lo_p = p1 ? lo1 : lo0, n_p = p1 ? n1 : n0;
-                const uint32_t lo_o = p1 ? lo0 : lo1, n_o = p1 ? n0 : n1;
-                const uint8_t *bit_at = ob->bit_at + (size_t)lo_o * (size_t)(2 * ob->rows);
-#define PLANES(k)                                                                          \
-        case k:                                                                            \
-            len += pairs_transposed(k, pb, lo_p, n_p, bit_at, ob->border + lo_o, n_o, avoid,   \
-                                mark, o + len);                                            \
-            break;
-                switch (2 * ob->rows) {
-                    PLANES(2) PLANES(4) PLANES(6) PLANES(8) PLANES(10) PLANES(12) PLANES(14) PLANES(16)
-                }
-#undef PLANES
-                continue;
-            }
-#endif
-            /* the shorter list one entry at a time, the longer in the vectors */
-            const uint64_t *in_a = b0->inner + lo0, *bo_a = b0->border + lo0;
-            const uint64_t *in_b = b1->inner + lo1, *bo_b = b1->border + lo1;
-            uint32_t na = n0, nb = n1;
-            if (na > nb) {
-                const uint64_t *t = in_a;
-                in_a = in_b;
-                in_b = t;
-                t = bo_a;
-                bo_a = bo_b;
-                bo_b = t;
-                na = n1;
-                nb = n0;
-            }
-#if defined(__AVX512F__)
-            if (nb <= 16) {
-                /* [short lists held] the vector side, at most two vectors, is
-                 * loaded and spared once for the whole split; each entry of the
-                 * other side is then one test and one compress per vector */
-                const __mmask8 live0 = nb >= 8 ? 0xff : (__mmask8)((1u << nb) - 1u);
-                const __mmask8 live1 = nb >= 16 ? 0xff : nb > 8 ? (__mmask8)((1u << (nb - 8)) - 1u) : 0;
-                const __m512i vavoid = _mm512_set1_epi64((long long)avoid);
-                const __m512i w0 = _mm512_maskz_loadu_epi64(live0, in_b);
-                const __m512i w1 = _mm512_maskz_loadu_epi64(live1, in_b + 8);
-                const __m512i v0 = _mm512_maskz_loadu_epi64(live0, bo_b);
-                const __m512i v1 = _mm512_maskz_loadu_epi64(live1, bo_b + 8);
-                const __mmask8 ok0 = _mm512_mask_testn_epi64_mask(live0, v0, vavoid);
-                const __mmask8 ok1 = _mm512_mask_testn_epi64_mask(live1, v1, vavoid);
-                /* [fits first] every entry's fits, then the stores: the store
-                 * addresses wait on an add each, not on a mask's popcount */
-                uint16_t fits[16];
-                for (uint32_t e = 0; e < na; e++) {
-                    const __m512i vin = _mm512_set1_epi64((long long)in_a[e]);
-                    const unsigned spare = (bo_a[e] & avoid) == 0 ? 0xffffu : 0u;
-                    fits[e] = (uint16_t)(spare & ((unsigned)_mm512_mask_testn_epi64_mask(ok0, vin, w0)
-                                                 | (unsigned)_mm512_mask_testn_epi64_mask(ok1, vin, w1) << 8));
-                }
-                if (nb <= 8) {                  /* one vector: one store */
-                    for (uint32_t e = 0; e < na; e++) {
-                        const __m512i vbo = _mm512_set1_epi64((long long)(bo_a[e] | mark));
-                        _mm512_storeu_si512(o + len, _mm512_maskz_compress_epi64((__mmask8)fits[e],
-                                                                                 _mm512_or_si512(v0, vbo)));
-                        len += (size_t)__builtin_popcount(fits[e]);
-                    }
-                    continue;
-                }
-                for (uint32_t e = 0; e < na; e++) {
-                    const __m512i vbo = _mm512_set1_epi64((long long)(bo_a[e] | mark));
-                    const unsigned f = fits[e];
-                    uint64_t *dst = o + len;
-                    const size_t first = (size_t)__builtin_popcount(f & 0xffu);
-                    _mm512_storeu_si512(dst, _mm512_maskz_compress_epi64((__mmask8)f, _mm512_or_si512(v0, vbo)));
-                    _mm512_storeu_si512(dst + first,
-                                        _mm512_maskz_compress_epi64((__mmask8)(f >> 8), _mm512_or_si512(v1, vbo)));
-                    len += (size_t)__builtin_popcount(f);
-                }
-                continue;
-            }
-            if (nb <= 64) {                     /* [lists held] */
-#define HELD(nv)                                                                          \
-        case nv:                                                                          \
-            len += pairs_held(nv, nb, in_a, bo_a, na, in_b, bo_b, avoid, mark, o + len);  \
-            break
-                switch ((nb + 7) / 8) {
-                    HELD(3);
-                    HELD(4);
-                    HELD(5);
-                    HELD(6);
-                    HELD(7);
-                    HELD(8);
-                }
-#undef HELD
-                continue;
-            }
-#elif defined(__AVX2__)
-            if (nb <= 16) {                     /* [short lists held] [lists held] */
-                switch ((nb + 3) / 4) {
-                case 1: len += pairs_held4(1, nb, in_a, bo_a, na, in_b, bo_b, avoid, mark, o + len); break;
-                case 2: len += pairs_held4(2, nb, in_a, bo_a, na, in_b, bo_b, avoid, mark, o + len); break;
-                case 3: len += pairs_held4(3, nb, in_a, bo_a, na, in_b, bo_b, avoid, mark, o + len); break;
-                default: len += pairs_held4(4, nb, in_a, bo_a, na, in_b, bo_b, avoid, mark, o + len); break;
-                }
-                continue;
-            }
-#endif
-            if (avoid == 0) {                   /* [list in place] nothing to guard */
-                for (uint32_t e = 0; e < na; e++)
-                    len += pair_one(in_a[e], bo_a[e] | mark, in_b, bo_b, nb, o + len);
-                continue;
-            }
-            guarded gd;                         /* [guard bit] list b a chunk at a time */
-            for (uint32_t j0 = 0; j0 < nb; j0 += CHUNK) {
-                const size_t m = nb - j0 < CHUNK ? nb - j0 : CHUNK;
-                guard_chunk(&gd, in_b + j0, bo_b + j0, m, avoid);
-                for (uint32_t e = 0; e < na; e++)
-                    if ((bo_a[e] & avoid) == 0)
-                        len += pair_one(in_a[e] | GUARD, bo_a[e] | mark, gd.inner, gd.border, m,
-                                        o + len);
-            }
+            len += pair_split(b0, b1, split, avoid, mark, o + len);
         }
     }
     *tested += pairs;

@@ -32,39 +32,49 @@ typedef struct qcj_splits {
 int qcj_splits_init(qcj_splits *sp, int h, int first_rows);
 void qcj_splits_free(qcj_splits *sp);
 
+/* What a call of qcj_halves_of asks for: the halves of one side on one
+ * column set, from a range of the set's splits. */
+typedef struct qcj_halves_request {
+    const qcj_side *side;     /* the side whose band placements are combined */
+    const qcj_splits *splits; /* the splits of the set between the side's two bands */
+    uint32_t set;             /* the halves' squeezed column set (h columns) */
+    uint64_t avoid;           /* border diagonals no half may use (odd N: the
+                               * middle queen's), or 0 */
+    uint64_t mark;            /* ORed into every half's border signature (odd
+                               * N: the middle queen's, so that the half
+                               * carries it into the join), or 0 */
+    size_t cap;               /* [halves capped] the halves after which a call
+                               * stops at the end of a split; 0: no cap */
+} qcj_halves_request;
+
 /* Appends to out, after its first *len entries, the border signature of
- * every half of side s whose squeezed column set is `set` (h columns) and
- * that uses none of the border diagonals in `avoid` (odd N: the middle
- * queen's), ORed with `mark` (odd N: the middle queen's signature, so that
- * the half carries it into the join), and adds their number to *len: each
- * pair of band placements, first band on a subset of `set` (sp) and second
- * band on the rest, that shares no crossing diagonal.  Adds the pairs of
- * band placements tested to *tested.
- * [halves capped] The splits are taken in order from *at; with cap > 0 it
- * stops after the first split at which *len reaches cap, so that a caller
- * can use the halves so far and call again for the rest.  *at is left at
- * the next split (sp->count: all done).  Returns QC_OK, or QC_ENOMEM (*len
- * then undefined). */
-int qcj_halves_of(const qcj_rank *r, const qcj_splits *sp, const qcj_side *s, uint32_t set,
-                  uint64_t avoid, uint64_t mark, size_t *at, size_t cap, qcj_vec *out, size_t *len,
-                  uint64_t *tested);
+ * every half of side rq->side whose squeezed column set is rq->set and
+ * that uses none of the border diagonals in rq->avoid, ORed with
+ * rq->mark, and adds their number to *len: each pair of band placements,
+ * first band on a subset of the set (rq->splits) and second band on the
+ * rest, that shares no crossing diagonal.  r ranks the squeezed column
+ * sets (colex.h).  Adds the pairs of band placements tested to *tested.
+ * [halves capped] The splits are taken in order from *at; with rq->cap
+ * > 0 it stops after the first split at which *len reaches rq->cap, so
+ * that a caller can use the halves so far and call again for the rest.
+ * *at is left at the next split (rq->splits->count: all done).  Returns
+ * QC_OK, or QC_ENOMEM (*len then undefined). */
+int qcj_halves_of(const qcj_rank *r, const qcj_halves_request *rq, size_t *at, qcj_vec *out,
+                  size_t *len, uint64_t *tested);
 
 /* qcj_halves_of at any level (the tests: each level's vector code). */
 QC_ISA_DECLARE(int, qcj_halves_of,
-               (const qcj_rank *r, const qcj_splits *sp, const qcj_side *s, uint32_t set,
-                uint64_t avoid, uint64_t mark, size_t *at, size_t cap, qcj_vec *out, size_t *len,
-                uint64_t *tested));
+               (const qcj_rank *r, const qcj_halves_request *rq, size_t *at, qcj_vec *out,
+                size_t *len, uint64_t *tested));
 
-static inline int qcj_halves_of_at(qc_isa_level level, const qcj_rank *r, const qcj_splits *sp,
-                                   const qcj_side *s, uint32_t set, uint64_t avoid, uint64_t mark,
-                                   size_t *at, size_t cap, qcj_vec *out, size_t *len,
-                                   uint64_t *tested)
+static inline int qcj_halves_of_at(qc_isa_level level, const qcj_rank *r,
+                                   const qcj_halves_request *rq, size_t *at, qcj_vec *out,
+                                   size_t *len, uint64_t *tested)
 {
-    static int (*const at_level[QC_ISA_LEVELS_])(const qcj_rank *, const qcj_splits *,
-                                                 const qcj_side *, uint32_t, uint64_t, uint64_t,
-                                                 size_t *, size_t, qcj_vec *, size_t *,
-                                                 uint64_t *) = {QC_ISA_TABLE(qcj_halves_of)};
-    return at_level[level](r, sp, s, set, avoid, mark, at, cap, out, len, tested);
+    static int (*const at_level[QC_ISA_LEVELS_])(const qcj_rank *, const qcj_halves_request *,
+                                                 size_t *, qcj_vec *, size_t *, uint64_t *) = {
+        QC_ISA_TABLE(qcj_halves_of)};
+    return at_level[level](r, rq, at, out, len, tested);
 }
 
 #endif

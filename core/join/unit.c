@@ -328,8 +328,9 @@ static int make_tops(unit_walk *w, uint32_t s, size_t *at, top_chunk *tops)
 {
     const qcj_geometry *g = &w->p->geo;
     *tops = (top_chunk){0};
-    return qcj_halves_of(&w->p->rank, &w->tops_to, &w->sides[0], qcj_squeeze(g, w->q, s), 0, 0,
-                         at, w->cap[0], &w->sc->raw[0], &tops->count, &w->tested);
+    const qcj_halves_request rq = {.side = &w->sides[0], .splits = &w->tops_to,
+                                   .set = qcj_squeeze(g, w->q, s), .cap = w->cap[0]};
+    return qcj_halves_of(&w->p->rank, &rq, at, &w->sc->raw[0], &tops->count, &w->tested);
 }
 
 /* [spread key sample] The bottoms a chunk of tops chooses its set's key
@@ -371,8 +372,10 @@ static int spread_bottoms(unit_walk *w, size_t *count, double *total)
         const uint32_t bset = c >= 0 ? free_cols & ~(1u << c) : free_cols;
         const uint64_t mid = c >= 0 ? g->cell_sig[g->h][c] : 0;
         size_t len = 0;
-        if (qcj_halves_of(&p->rank, &p->splits[1], &w->sides[1], qcj_squeeze(g, w->rest, bset), mid,
-                          carried ? mid : 0, &at, 1, &sc->low[1], &len, &w->tested) != QC_OK)
+        const qcj_halves_request rq = {.side = &w->sides[1], .splits = &p->splits[1],
+                                       .set = qcj_squeeze(g, w->rest, bset), .avoid = mid,
+                                       .mark = carried ? mid : 0, .cap = 1};
+        if (qcj_halves_of(&p->rank, &rq, &at, &sc->low[1], &len, &w->tested) != QC_OK)
             return QC_ENOMEM;
         const uint64_t *split = sc->low[1].p;
         const size_t take = len < each ? len : each;
@@ -484,11 +487,12 @@ static int count_pass(unit_walk *w, uint32_t s, uint32_t cols, int last_pass, to
             nb = 0;
         }
         mid = c >= 0 ? g->cell_sig[g->h][c] : 0;
+        const qcj_halves_request rq = {.side = &w->sides[1], .splits = &p->splits[1],
+                                       .set = qcj_squeeze(g, w->rest, bset), .avoid = mid,
+                                       .mark = carried ? mid : 0, .cap = w->cap[1]};
         size_t at = 0;
         while (rc == QC_OK && at < p->splits[1].count) {
-            rc = qcj_halves_of(&p->rank, &p->splits[1], &w->sides[1], qcj_squeeze(g, w->rest, bset),
-                               mid, carried ? mid : 0, &at, w->cap[1], &sc->raw[1], &nb,
-                               &w->tested);
+            rc = qcj_halves_of(&p->rank, &rq, &at, &sc->raw[1], &nb, &w->tested);
             if (rc == QC_OK && w->cap[1] && nb >= w->cap[1]) {
                 sc->paths.bottom_chunks++;  /* [path counters] */
                 const int more = at < p->splits[1].count || (cols & (cols - 1)) || !last_pass;

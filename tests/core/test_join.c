@@ -185,9 +185,10 @@ static void test_halves(void)
                         size_t len = kept;
                         const qc_isa_level level = levels[next_random() % (uint64_t)nlevels];
                         size_t at = 0;
-                        int hr = qcj_halves_of_at(level, &rk, &sp[bottom], &side,
-                                                  qcj_squeeze(&g, pattern, set), avoid, avoid, &at, 0, &out,
-                                                  &len, &tested);
+                        const qcj_halves_request rq = {.side = &side, .splits = &sp[bottom],
+                                                       .set = qcj_squeeze(&g, pattern, set),
+                                                       .avoid = avoid, .mark = avoid};
+                        int hr = qcj_halves_of_at(level, &rk, &rq, &at, &out, &len, &tested);
                         CHECK(hr == QC_OK, "n=%d m=%d: halves not built", n, m);
                         slow_sum got = {len - kept, 0}, want = {0, 0};
                         for (size_t i = 0; i < kept && hr == QC_OK; i++)

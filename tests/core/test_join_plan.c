@@ -842,8 +842,8 @@ static size_t sorted_halves(const qcj_plan *jp, int bottom, const qcj_side *s, u
 {
     size_t len = 0, at = 0;
     uint64_t tested = 0;
-    CHECK(qcj_halves_of_at(qc_isa_current(), &jp->rank, &jp->splits[bottom], s, set, 0, 0, &at, 0,
-                           out, &len, &tested) == QC_OK);
+    const qcj_halves_request rq = {.side = s, .splits = &jp->splits[bottom], .set = set};
+    CHECK(qcj_halves_of_at(qc_isa_current(), &jp->rank, &rq, &at, out, &len, &tested) == QC_OK);
     if (len)
         qsort(out->p, len, sizeof(uint64_t), by_value);
     return len;
