@@ -46,6 +46,19 @@ typedef struct band_out {
     const int *stop;       /* the thread's stop flag, or NULL */
 } band_out;
 
+/* The placements a band walk lists: a queen on each of rows [r0, r1), no
+ * two attacking, on the columns `allowed`, at most `quota` of them on the
+ * columns `outside` ([outside quota]). */
+typedef struct band_rows {
+    int r0, r1;                 /* the band's rows, r0 to r1 - 1          */
+    uint32_t allowed;           /* the columns its queens may take        */
+    uint32_t outside;           /* the columns outside M ...              */
+    int quota;                  /* ... on which at most quota queens sit  */
+    int t;                      /* the side's squeezed columns            */
+    /* [squeezed columns] each column's squeezed bit, 0 off the side */
+    uint32_t squeezed_of[32];
+} band_rows;
+
 /* [last row at once] appends the placements finishing with a queen on each
  * square of `free` in row r. */
 static void emit_row(band_out *o, const qcj_geometry *g, int r, const uint32_t *squeezed_of,
@@ -86,12 +99,13 @@ static void emit_row(band_out *o, const qcj_geometry *g, int r, const uint32_t *
     o->len = at;
 }
 
-/* Every placement of rows [r0, r1) on the columns `allowed` with at most
- * `quota` queens on the columns `outside` ([outside quota]), into o (a
- * depth-first walk with the usual column and diagonal masks). */
-static void band_walk(band_out *o, const qcj_geometry *g, int r0, int r1, uint32_t allowed,
-                      uint32_t outside, int quota, const uint32_t *squeezed_of, uint64_t *placed)
+/* Every placement w lists, into o (a depth-first walk with the usual
+ * column and diagonal masks); the queens placed are added to *placed. */
+static void band_walk(band_out *o, const qcj_geometry *g, const band_rows *w, uint64_t *placed)
 {
+    const int r0 = w->r0, r1 = w->r1, quota = w->quota;
+    const uint32_t allowed = w->allowed, outside = w->outside;
+    const uint32_t *squeezed_of = w->squeezed_of;
     if (r0 == r1 && o->rank) {          /* no rows: one empty placement */
         if (o->placing) {
             const uint32_t at = o->band->offsets[1]++;
@@ -162,20 +176,19 @@ static void band_walk(band_out *o, const qcj_geometry *g, int r0, int r1, uint32
     *placed += nodes;
 }
 
-/* [in place] Enumerates the band of rows [r0, r1) into b, counting each
- * rank's placements on a first walk and writing them on a second. */
-static int band_build_in_place(const qcj_geometry *g, const qcj_rank *r, int r0, int r1,
-                               uint32_t allowed, uint32_t outside, int quota,
-                               const uint32_t *squeezed_of, uint32_t ranks, qcj_band *b,
-                               const int *stop, uint64_t *placed)
+/* [in place] Enumerates the band of w's rows into b, l->geo's large
+ * bands, counting each rank's placements (ranks of them) on a first walk
+ * and writing them on a second. */
+static int band_build_in_place(const qcj_listing *l, const band_rows *w, uint32_t ranks,
+                               qcj_band *b)
 {
     b->offsets = qcj_vec_reserve(&b->mem_offsets, ((size_t)ranks + 1) * sizeof *b->offsets, 0);
     if (!b->offsets)
         return QC_ENOMEM;
     memset(b->offsets, 0, ((size_t)ranks + 1) * sizeof *b->offsets);
-    band_out o = {.rank = r, .band = b, .stop = stop};
+    band_out o = {.rank = l->rank, .band = b, .stop = l->stop};
     uint64_t walked = 0;
-    band_walk(&o, g, r0, r1, allowed, outside, quota, squeezed_of, &walked);
+    band_walk(&o, l->geo, w, &walked);
     if (o.stopped)
         return QC_ESTOP;
     if (o.len >= UINT32_MAX)
@@ -195,28 +208,27 @@ static int band_build_in_place(const qcj_geometry *g, const qcj_rank *r, int r0,
     b->offsets[0] = 0;
     o.placing = 1;
     o.len = 0;
-    band_walk(&o, g, r0, r1, allowed, outside, quota, squeezed_of, &walked);
+    band_walk(&o, l->geo, w, &walked);
     if (o.stopped)
         return QC_ESTOP;
-    *placed += walked / 2;              /* the work of one walk: as listed */
+    *l->placed += walked / 2;           /* the work of one walk: as listed */
     return QC_OK;
 }
 
-/* Enumerates the band of rows [r0, r1) and sorts it by rank into b. */
-static int band_build(const qcj_geometry *g, const qcj_rank *r, int r0, int r1, uint32_t allowed,
-                      uint32_t outside, int quota, const uint32_t *squeezed_of, int t,
-                      qcj_band *b, qcj_vec tmp[3], const int *stop, uint64_t *placed)
+/* Enumerates the band of w's rows and sorts it by rank into b. */
+static int band_build(const qcj_listing *l, const band_rows *w, qcj_band *b)
 {
-    const int rows = r1 - r0;
+    const qcj_rank *r = l->rank;
+    qcj_vec *tmp = l->tmp;
+    const int rows = w->r1 - w->r0, t = w->t;
     b->rows = rows;
     if (rows > 16 || t > 32 || r->binom[t][rows] >= QCJ_RANKS_MAX)
         return QC_ENOMEM;
     const uint32_t ranks = r->binom[t][rows];
-    if (g->bands_in_place)
-        return band_build_in_place(g, r, r0, r1, allowed, outside, quota, squeezed_of, ranks, b,
-                                   stop, placed);
-    band_out o = {.tmp = tmp, .stop = stop};
-    band_walk(&o, g, r0, r1, allowed, outside, quota, squeezed_of, placed);
+    if (l->geo->bands_in_place)
+        return band_build_in_place(l, w, ranks, b);
+    band_out o = {.tmp = tmp, .stop = l->stop};
+    band_walk(&o, l->geo, w, l->placed);
     if (o.stopped)
         return QC_ESTOP;
     if (o.failed || o.len >= UINT32_MAX)
@@ -312,57 +324,56 @@ static int band_bit_at(const qcj_geometry *g, qcj_band *b, size_t len)
 #endif
 
 /* Band `band` of side s on the side's columns in `only` (qcj_side_build). */
-static int side_band(const qcj_geometry *g, const qcj_rank *r, int bottom, int band,
-                     uint32_t pattern, uint32_t only, qcj_side *s, qcj_vec tmp[3], const int *stop,
-                     uint64_t *placed)
+static int side_band(const qcj_listing *l, int bottom, int band, uint32_t pattern, uint32_t only,
+                     qcj_side *s)
 {
-    const int n = g->n, t = qcj_side_cols(g, pattern);
+    const qcj_geometry *g = l->geo;
+    const int n = g->n;
     const uint32_t side_cols = (qck_full_mask(n) & ~qcj_centre(g)) | pattern;
+    band_rows w;
+    w.t = qcj_side_cols(g, pattern);
     /* [squeezed columns] the squeezed bit of each column, over all the
      * side's columns whatever `only` leaves out, so that ranks are the
      * same */
-    uint32_t squeezed_of[32];
     for (int c = 0; c < 32; c++)
-        squeezed_of[c] = c < n && (side_cols >> c & 1u) ? qcj_squeeze(g, pattern, 1u << c) : 0;
-    const uint32_t allowed = side_cols & only;     /* [own lists] */
+        w.squeezed_of[c] = c < n && (side_cols >> c & 1u) ? qcj_squeeze(g, pattern, 1u << c) : 0;
+    w.allowed = side_cols & only;       /* [own lists] */
     const int split = g->split[bottom];
-    const int r0 = band ? split : bottom ? g->b0 : 0, r1 = !band ? split : bottom ? n : g->h;
+    w.r0 = band ? split : bottom ? g->b0 : 0;
+    w.r1 = !band ? split : bottom ? n : g->h;
     /* [outside quota] with the large bands alone: below, every placement
      * is listed, and the work reported stays what it was */
-    const uint32_t outside = qck_full_mask(n) & ~qcj_centre(g);
-    const int quota = g->bands_pruned ? g->h - __builtin_popcount(pattern) + (bottom && n % 2)
-                                        : r1 - r0;
+    w.outside = qck_full_mask(n) & ~qcj_centre(g);
+    w.quota = g->bands_pruned ? g->h - __builtin_popcount(pattern) + (bottom && n % 2)
+                              : w.r1 - w.r0;
     qcj_band *b = &s->band[band];
     b->transposed = NULL;
     b->bit_at = NULL;
-    int rc = band_build(g, r, r0, r1, allowed, outside, quota, squeezed_of, t, b, tmp, stop,
-                        placed);
+    int rc = band_build(l, &w, b);
 #if QCJ_HALVES_TRANSPOSED
     /* [transposed lists] the band by the middle row (the longer lists)
      * transposed, for the halves' tests transposed */
-    if (rc == QC_OK && g->halves_transposed)
-        rc = band == !bottom ? band_transpose(g, b, b->offsets[r->binom[t][b->rows]])
-                             : band_bit_at(g, b, b->offsets[r->binom[t][b->rows]]);
+    if (rc == QC_OK && g->halves_transposed) {
+        const size_t len = b->offsets[l->rank->binom[w.t][b->rows]];
+        rc = band == !bottom ? band_transpose(g, b, len) : band_bit_at(g, b, len);
+    }
 #endif
     return rc;
 }
 
-int qcj_side_build_band(const qcj_geometry *g, const qcj_rank *r, int bottom, int band,
-                        uint32_t pattern, qcj_side *s, qcj_vec tmp[3], const int *stop,
-                        uint64_t *placed)
+int qcj_side_build_band(const qcj_listing *l, int bottom, int band, uint32_t pattern, qcj_side *s)
 {
-    return side_band(g, r, bottom, band, pattern, UINT32_MAX, s, tmp, stop, placed);
+    return side_band(l, bottom, band, pattern, UINT32_MAX, s);
 }
 
-int qcj_side_build(const qcj_geometry *g, const qcj_rank *r, int bottom, uint32_t pattern,
-                   uint32_t only, qcj_side *s, qcj_vec tmp[3], const int *stop, uint64_t *placed)
+int qcj_side_build(const qcj_listing *l, int bottom, uint32_t pattern, uint32_t only, qcj_side *s)
 {
     s->pattern = pattern;
-    s->t = qcj_side_cols(g, pattern);
-    int rc = side_band(g, r, bottom, 0, pattern, only, s, tmp, stop, placed);
+    s->t = qcj_side_cols(l->geo, pattern);
+    int rc = side_band(l, bottom, 0, pattern, only, s);
     if (rc != QC_OK)
         return rc;
-    return side_band(g, r, bottom, 1, pattern, only, s, tmp, stop, placed);
+    return side_band(l, bottom, 1, pattern, only, s);
 }
 
 void qcj_side_free(qcj_side *s)

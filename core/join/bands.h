@@ -61,42 +61,46 @@ static inline int qcj_side_cols(const qcj_geometry *g, uint32_t pattern)
     return g->n - qcj_centre_cols(g) + __builtin_popcount(pattern);
 }
 
+/* What listing a band takes besides the side and the band: the same for
+ * every band of a unit, so made once and passed by pointer. */
+typedef struct qcj_listing {
+    const qcj_geometry *geo;  /* the board's geometry                      */
+    const qcj_rank *rank;     /* the colex rank tables of the column sets   */
+    qcj_vec *tmp;             /* 3 scratch vectors, the bands' own: the
+                               * placements' squeezed sets, inner and
+                               * border signatures before sorting          */
+    const int *stop;          /* the thread's stop flag, or NULL           */
+    uint64_t *placed;         /* the queens placed are added to *placed    */
+} qcj_listing;
+
 /* Builds s's bands for the top (bottom = 0) or the bottom half, columns
  * outside M and `pattern`, of them only those in `only` ([own lists]: the
  * columns of the halves a unit counts; all ones: every column), ranked as
- * over all of them (qcj_side_cols); the two bands' own scratch is `tmp`.
- * Adds the queens placed to *placed.  Returns QC_OK; QC_ENOMEM when out
- * of memory or the rank tables would pass QCJ_RANKS_MAX (config.h);
- * QC_ESTOP when *stop (if not NULL) rose meanwhile.  s keeps its buffers
- * for reuse. */
-int qcj_side_build(const qcj_geometry *g, const qcj_rank *r, int bottom, uint32_t pattern,
-                   uint32_t only, qcj_side *s, qcj_vec tmp[3], const int *stop, uint64_t *placed);
+ * over all of them (qcj_side_cols), as l says.  Returns QC_OK; QC_ENOMEM
+ * when out of memory or the rank tables would pass QCJ_RANKS_MAX
+ * (config.h); QC_ESTOP when *l->stop (if not NULL) rose meanwhile.  s
+ * keeps its buffers for reuse. */
+int qcj_side_build(const qcj_listing *l, int bottom, uint32_t pattern, uint32_t only, qcj_side *s);
 
 /* [split build] One band of s alone: s->band[band], band 0 (the first)
  * or 1 (the second) of the top's or the bottom's side, as qcj_side_build
  * lists it; nothing else of s is written (s->pattern and s->t are the
- * caller's), so two threads may build s's two bands at once.  Same
- * returns as qcj_side_build. */
-int qcj_side_build_band(const qcj_geometry *g, const qcj_rank *r, int bottom, int band,
-                        uint32_t pattern, qcj_side *s, qcj_vec tmp[3], const int *stop,
-                        uint64_t *placed);
+ * caller's), so two threads may build s's two bands at once (each with its
+ * own l).  Same returns as qcj_side_build. */
+int qcj_side_build_band(const qcj_listing *l, int bottom, int band, uint32_t pattern, qcj_side *s);
 
 /* [level build] qcj_side_build_band at the level qc_isa_current() names,
  * for code outside the levels (the shared band lists, shared.c): built at
  * the portable level, band building takes 1.7-1.8 times as long. */
 QC_ISA_DECLARE(int, qcj_side_build_band,
-               (const qcj_geometry *g, const qcj_rank *r, int bottom, int band,
-                uint32_t pattern, qcj_side *s, qcj_vec tmp[3], const int *stop,
-                uint64_t *placed));
+               (const qcj_listing *l, int bottom, int band, uint32_t pattern, qcj_side *s));
 
-static inline int qcj_side_build_band_now(const qcj_geometry *g, const qcj_rank *r, int bottom,
-                                          int band, uint32_t pattern, qcj_side *s,
-                                          qcj_vec tmp[3], const int *stop, uint64_t *placed)
+static inline int qcj_side_build_band_now(const qcj_listing *l, int bottom, int band,
+                                          uint32_t pattern, qcj_side *s)
 {
-    static int (*const at_level[QC_ISA_LEVELS_])(const qcj_geometry *, const qcj_rank *, int, int,
-                                                 uint32_t, qcj_side *, qcj_vec *, const int *,
-                                                 uint64_t *) = {QC_ISA_TABLE(qcj_side_build_band)};
-    return at_level[qc_isa_current()](g, r, bottom, band, pattern, s, tmp, stop, placed);
+    static int (*const at_level[QC_ISA_LEVELS_])(const qcj_listing *, int, int, uint32_t,
+                                                 qcj_side *) = {QC_ISA_TABLE(qcj_side_build_band)};
+    return at_level[qc_isa_current()](l, bottom, band, pattern, s);
 }
 
 /* Frees s's buffers; s is empty again. */

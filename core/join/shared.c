@@ -194,11 +194,12 @@ static entry *take(qcj_shared *sh, const qcj_geometry *g, size_t index, uint32_t
 }
 
 /* Lists the pieces of e named in `pieces` (a bit each) that no unit has
- * listed, and waits for those others are listing, until all are READY.
- * Returns QC_OK, QC_ENOMEM or QC_ESTOP. */
-static int settle(qcj_shared *sh, entry *e, unsigned pieces, const qcj_geometry *g,
-                  const qcj_rank *r, qcj_vec tmp[3], const int *stop)
+ * listed, as l says (but the queens placed go to e->placed), and waits for
+ * those others are listing, until all are READY.  Returns QC_OK, QC_ENOMEM
+ * or QC_ESTOP. */
+static int settle(qcj_shared *sh, entry *e, unsigned pieces, const qcj_listing *l)
 {
+    const int *stop = l->stop;
     for (;;) {
         int piece = -1, ready = 0;
         lock(sh);
@@ -215,8 +216,9 @@ static int settle(qcj_shared *sh, entry *e, unsigned pieces, const qcj_geometry 
         if (piece >= 0) {
             qcj_side *side = &e->s.side[piece >> 1];
             uint64_t placed = 0;
-            int rc = qcj_side_build_band_now(g, r, piece >> 1, piece & 1, side->pattern, side, tmp,
-                                             stop, &placed);
+            qcj_listing listing = *l;
+            listing.placed = &placed;
+            int rc = qcj_side_build_band_now(&listing, piece >> 1, piece & 1, side->pattern, side);
             lock(sh);
             sh->listings += rc == QC_OK;
             e->placed[piece] = placed;
@@ -234,14 +236,13 @@ static int settle(qcj_shared *sh, entry *e, unsigned pieces, const qcj_geometry 
     }
 }
 
-int qcj_shared_acquire(qcj_shared *sh, const qcj_geometry *g, const qcj_rank *r, size_t index,
-                       uint32_t q, uint32_t rest, qcj_vec tmp[3], const int *stop,
-                       const qcj_shared_sides **out)
+int qcj_shared_acquire(qcj_shared *sh, const qcj_listing *l, size_t index, uint32_t q,
+                       uint32_t rest, const qcj_shared_sides **out)
 {
-    entry *e = take(sh, g, index, q, rest);
+    entry *e = take(sh, l->geo, index, q, rest);
     if (!e)
         return QC_ENOMEM;
-    int rc = settle(sh, e, (1u << QCJ_SHARED_PIECES) - 1u, g, r, tmp, stop);
+    int rc = settle(sh, e, (1u << QCJ_SHARED_PIECES) - 1u, l);
     if (rc != QC_OK) {
         qcj_shared_release(sh, index, 0);
         return rc;
@@ -250,16 +251,15 @@ int qcj_shared_acquire(qcj_shared *sh, const qcj_geometry *g, const qcj_rank *r,
     return QC_OK;
 }
 
-int qcj_shared_build_piece(qcj_shared *sh, const qcj_geometry *g, const qcj_rank *r, size_t index,
-                          int piece, uint32_t q, uint32_t rest, qcj_vec tmp[3], const int *stop,
-                          qc_tally *out)
+int qcj_shared_build_piece(qcj_shared *sh, const qcj_listing *l, size_t index, int piece,
+                           uint32_t q, uint32_t rest, qc_tally *out)
 {
-    if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED))
+    if (l->stop && __atomic_load_n(l->stop, __ATOMIC_RELAXED))
         return QC_ESTOP;            /* [stop check] even where the piece is listed */
-    entry *e = take(sh, g, index, q, rest);
+    entry *e = take(sh, l->geo, index, q, rest);
     if (!e)
         return QC_ENOMEM;
-    int rc = settle(sh, e, 1u << piece, g, r, tmp, stop);
+    int rc = settle(sh, e, 1u << piece, l);
     if (rc == QC_OK) {
         lock(sh);
         const uint64_t placed = e->placed[piece];

@@ -40,13 +40,14 @@ qcj_shared *qcj_shared_new(size_t patterns, const uint32_t *slices, int pieces);
 void qcj_shared_free(qcj_shared *sh);
 
 /* The band lists of pattern `index` (top pattern q, bottom rest), for a
- * counting slice: each piece not yet listed is listed now with the scratch
- * vectors tmp, pieces that other units are listing are waited for (reading
- * *stop).  Returns QC_OK and sets *out (valid until qcj_shared_release);
- * QC_ENOMEM, or QC_ESTOP when *stop rose meanwhile (then released). */
-int qcj_shared_acquire(qcj_shared *sh, const qcj_geometry *g, const qcj_rank *r, size_t index,
-                       uint32_t q, uint32_t rest, qcj_vec tmp[3], const int *stop,
-                       const qcj_shared_sides **out);
+ * counting slice: each piece not yet listed is listed now as l says (its
+ * scratch vectors; l->placed is not read: the queens a piece's listing
+ * placed stay with the piece, qcj_shared_build_piece), pieces that other
+ * units are listing are waited for (reading *l->stop).  Returns QC_OK and
+ * sets *out (valid until qcj_shared_release); QC_ENOMEM, or QC_ESTOP when
+ * *l->stop rose meanwhile (then released). */
+int qcj_shared_acquire(qcj_shared *sh, const qcj_listing *l, size_t index, uint32_t q,
+                       uint32_t rest, const qcj_shared_sides **out);
 /* Hands back what acquire gave; `finished` when the unit counted all its
  * sets.  Once each of a pattern's units has finished, its lists are
  * recycled and the pattern starts afresh ([next pass], shared.c): a plan
@@ -67,12 +68,11 @@ void qcj_shared_trim(qcj_shared *sh);
 uint64_t qcj_shared_listings(qcj_shared *sh, uint64_t *evictions);
 
 /* [split build] The unit listing piece `piece` of pattern `index`'s band
- * lists (unless another unit has listed it, or is listing it: then this
- * waits), held for the pattern's slices.  On QC_OK *out holds no
- * solutions and the queens the piece's listing placed; QC_ENOMEM, QC_ESTOP
- * as acquire, *out untouched. */
-int qcj_shared_build_piece(qcj_shared *sh, const qcj_geometry *g, const qcj_rank *r, size_t index,
-                          int piece, uint32_t q, uint32_t rest, qcj_vec tmp[3], const int *stop,
-                          qc_tally *out);
+ * lists as l says (l->placed is not read), unless another unit has listed
+ * it, or is listing it: then this waits; held for the pattern's slices.
+ * On QC_OK *out holds no solutions and the queens the piece's listing
+ * placed; QC_ENOMEM, QC_ESTOP as acquire, *out untouched. */
+int qcj_shared_build_piece(qcj_shared *sh, const qcj_listing *l, size_t index, int piece,
+                           uint32_t q, uint32_t rest, qc_tally *out);
 
 #endif

@@ -624,11 +624,11 @@ static int list_set(unit_walk *w, uint32_t s, const int *stop)
     const uint32_t rest_cols = qck_full_mask(p->geo.n) & ~s;
     uint64_t placed = 0;
     w->sc->paths.own_lists++;               /* [path counters] */
-    int rc = qcj_side_build(&p->geo, &p->rank, 0, w->q, s, &w->sc->side[0], w->sc->band_tmp, stop,
-                            &placed);
+    const qcj_listing l = {.geo = &p->geo, .rank = &p->rank, .tmp = w->sc->band_tmp, .stop = stop,
+                           .placed = &placed};
+    int rc = qcj_side_build(&l, 0, w->q, s, &w->sc->side[0]);
     if (rc == QC_OK)
-        rc = qcj_side_build(&p->geo, &p->rank, 1, w->rest, rest_cols, &w->sc->side[1],
-                            w->sc->band_tmp, stop, &placed);
+        rc = qcj_side_build(&l, 1, w->rest, rest_cols, &w->sc->side[1]);
     w->tested += placed;
     return rc;
 }
@@ -672,15 +672,16 @@ int QC_LEVEL(qcj_unit_lists)(const qcj_plan *p, size_t unit, qcj_scratch *sc,
         return QC_ESTOP;                    /* [stop check] even with nothing to list */
     if (!p->counts[ref.pattern])            /* [no empty units]: no set to count */
         return QC_OK;
+    uint64_t placed = 0;
+    const qcj_listing l = {.geo = g, .rank = &p->rank, .tmp = sc->band_tmp, .stop = stop,
+                           .placed = &placed};
     if (ref.slice >= slices)                /* [split build] a piece of its band lists */
         return g->own_lists ? QC_OK         /* [own lists]: nobody reads them */
-                            : qcj_shared_build_piece(p->shared, g, &p->rank, ref.pattern,
-                                                    (int)(ref.slice - slices), q, rest,
-                                                    sc->band_tmp, stop, out);
+                            : qcj_shared_build_piece(p->shared, &l, ref.pattern,
+                                                     (int)(ref.slice - slices), q, rest, out);
     if (qcj_unit_shares_lists(p, unit)) {   /* [even slices] the pattern's shared lists */
         const qcj_shared_sides *shared;
-        int rc = qcj_shared_acquire(p->shared, g, &p->rank, ref.pattern, q, rest, sc->band_tmp, stop,
-                                    &shared);
+        int rc = qcj_shared_acquire(p->shared, &l, ref.pattern, q, rest, &shared);
         if (rc == QC_OK)
             *sides = shared->side;          /* their work: the pieces' units */
         return rc;
@@ -689,11 +690,10 @@ int QC_LEVEL(qcj_unit_lists)(const qcj_plan *p, size_t unit, qcj_scratch *sc,
         *sides = sc->side;
         return QC_OK;
     }
-    uint64_t placed = 0;                    /* the unit lists its own bands */
-    int rc = qcj_side_build(g, &p->rank, 0, q, UINT32_MAX, &sc->side[0], sc->band_tmp, stop, &placed);
+    /* the unit lists its own bands */
+    int rc = qcj_side_build(&l, 0, q, UINT32_MAX, &sc->side[0]);
     if (rc == QC_OK)
-        rc = qcj_side_build(g, &p->rank, 1, rest, UINT32_MAX, &sc->side[1], sc->band_tmp, stop,
-                            &placed);
+        rc = qcj_side_build(&l, 1, rest, UINT32_MAX, &sc->side[1]);
     if (rc == QC_OK) {
         *sides = sc->side;
         out->placements = placed;

@@ -161,7 +161,8 @@ static void test_halves(void)
                     qcj_side side = {0};
                     qcj_vec tmp[3] = {{0}}, out = {0};
                     uint64_t placed = 0, tested = 0;
-                    int rc = qcj_side_build(&g, &rk, bottom, pattern, UINT32_MAX, &side, tmp, NULL, &placed);
+                    const qcj_listing l = {.geo = &g, .rank = &rk, .tmp = tmp, .placed = &placed};
+                    int rc = qcj_side_build(&l, bottom, pattern, UINT32_MAX, &side);
                     CHECK(rc == QC_OK, "n=%d m=%d pattern %x: side not built", n, m, pattern);
                     const int r0 = bottom ? g.b0 : 0, r1 = bottom ? n : g.h;
                     for (uint32_t set = 0; rc == QC_OK && set <= full; set++) {

@@ -443,16 +443,17 @@ static void test_split_build(void)
     for (size_t i = 0; i < jp->patterns; i++) {
         const uint32_t q = jp->pattern[i], rest = jp->centre & ~q;
         uint64_t placed = 0, parts_placed = 0;
-        CHECK(qcj_side_build_portable(g, &jp->rank, 0, q, UINT32_MAX, &whole[0], tmp, NULL, &placed) == QC_OK);
-        CHECK(qcj_side_build_portable(g, &jp->rank, 1, rest, UINT32_MAX, &whole[1], tmp, NULL, &placed) == QC_OK);
+        const qcj_listing l = {.geo = g, .rank = &jp->rank, .tmp = tmp, .placed = &placed};
+        CHECK(qcj_side_build_portable(&l, 0, q, UINT32_MAX, &whole[0]) == QC_OK);
+        CHECK(qcj_side_build_portable(&l, 1, rest, UINT32_MAX, &whole[1]) == QC_OK);
         for (int j = 0; j < QCJ_SHARED_PIECES; j += 2) {   /* parts 0, 2 by their units */
             qc_tally t = {0, 0};
-            CHECK(qcj_shared_build_piece(jp->shared, g, &jp->rank, i, j, q, rest, tmp, NULL, &t) == QC_OK);
+            CHECK(qcj_shared_build_piece(jp->shared, &l, i, j, q, rest, &t) == QC_OK);
             CHECK(t.solutions == 0 && t.placements > 0);
             parts_placed += t.placements;
         }
         const qcj_shared_sides *sh;   /* parts 1, 3 by the slice */
-        CHECK(qcj_shared_acquire(jp->shared, g, &jp->rank, i, q, rest, tmp, NULL, &sh) == QC_OK);
+        CHECK(qcj_shared_acquire(jp->shared, &l, i, q, rest, &sh) == QC_OK);
         for (int s = 0; s < 2; s++)
             for (int b = 0; b < 2; b++)
                 CHECK(sh->side[s].t == whole[s].t && sh->side[s].pattern == whole[s].pattern
@@ -461,14 +462,15 @@ static void test_split_build(void)
         qcj_shared_release(jp->shared, i, 1);
         for (int j = 1; j < QCJ_SHARED_PIECES; j += 2) {   /* their units, after */
             qc_tally t = {0, 0};
-            CHECK(qcj_shared_build_piece(jp->shared, g, &jp->rank, i, j, q, rest, tmp, NULL, &t) == QC_OK);
+            CHECK(qcj_shared_build_piece(jp->shared, &l, i, j, q, rest, &t) == QC_OK);
             parts_placed += t.placements;
         }
         CHECK(parts_placed == placed, "n=16 pattern %zu: parts placed %llu, whole %llu", i,
               (unsigned long long)parts_placed, (unsigned long long)placed);
         static const int stop = 1;
         qc_tally t = {0, 0};
-        CHECK(qcj_shared_build_piece(jp->shared, g, &jp->rank, i, 0, q, rest, tmp, &stop, &t) == QC_ESTOP);
+        const qcj_listing stopped = {.geo = g, .rank = &jp->rank, .tmp = tmp, .stop = &stop};
+        CHECK(qcj_shared_build_piece(jp->shared, &stopped, i, 0, q, rest, &t) == QC_ESTOP);
     }
     size_t parts = 0;
     for (size_t u = 0; u < jp->units; u++)
@@ -615,9 +617,11 @@ static void test_bands_in_place(void)
                 uint64_t placed_a = 0, placed_b = 0;
                 g.bands_pruned = 0;
                 g.bands_in_place = 0;
-                int ra = qcj_side_build_portable(&g, &rk, bottom, pattern, UINT32_MAX, &a, tmp, NULL, &placed_a);
+                const qcj_listing la = {.geo = &g, .rank = &rk, .tmp = tmp, .placed = &placed_a};
+                const qcj_listing lb = {.geo = &g, .rank = &rk, .tmp = tmp, .placed = &placed_b};
+                int ra = qcj_side_build_portable(&la, bottom, pattern, UINT32_MAX, &a);
                 g.bands_in_place = 1;
-                int rb = qcj_side_build_portable(&g, &rk, bottom, pattern, UINT32_MAX, &b, tmp, NULL, &placed_b);
+                int rb = qcj_side_build_portable(&lb, bottom, pattern, UINT32_MAX, &b);
                 differ += ra != QC_OK || rb != QC_OK || placed_a != placed_b
                        || !bands_equal(&a.band[0], &b.band[0], &rk, a.t)
                        || !bands_equal(&a.band[1], &b.band[1], &rk, a.t);
@@ -886,8 +890,9 @@ static void test_own_lists(const known_count *known)
                 const uint32_t pat = bottom ? rest : q;
                 const uint32_t cols = bottom ? qck_full_mask(n) & ~set : set;
                 uint64_t placed = 0;
-                CHECK(qcj_side_build(g, &jp->rank, bottom, pat, UINT32_MAX, &whole, tmp, NULL, &placed) == QC_OK);
-                CHECK(qcj_side_build(g, &jp->rank, bottom, pat, cols, &only, tmp, NULL, &placed) == QC_OK);
+                const qcj_listing l = {.geo = g, .rank = &jp->rank, .tmp = tmp, .placed = &placed};
+                CHECK(qcj_side_build(&l, bottom, pat, UINT32_MAX, &whole) == QC_OK);
+                CHECK(qcj_side_build(&l, bottom, pat, cols, &only) == QC_OK);
                 const uint64_t pw = side_placements(&whole, &jp->rank), po = side_placements(&only, &jp->rank);
                 more += po > pw;
                 fewer += po < pw;
