@@ -116,7 +116,7 @@ static qc_isa_level best_level(void)
 }
 #endif
 
-qc_isa_level qc_isa_current(void)
+qc_isa_level qci_isa_current(void)
 {
     int level = __atomic_load_n(&chosen, __ATOMIC_RELAXED);
     if (level < 0) {
@@ -132,7 +132,7 @@ qc_isa_level qc_isa_current(void)
 
 const char *qc_isa_name(void)
 {
-    const int level = (int)qc_isa_current();
+    const int level = (int)qci_isa_current();
     for (size_t i = 0; i < sizeof levels / sizeof *levels; i++)
         if (levels[i].level == level)
             return levels[i].name;

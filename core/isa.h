@@ -23,7 +23,7 @@
  * (QC_ISA_BUILD_<LEVEL>; none: portable).  So a level's code calls its own
  * level's copies, and code outside the levels (plan building, tests) the
  * portable ones.  The entry of each engine's kernel is chosen at run time
- * instead, by indexing QC_ISA_TABLE(f) with qc_isa_current().
+ * instead, by indexing QC_ISA_TABLE(f) with qci_isa_current().
  *
  * [one probe] Which levels this CPU runs is found in isa.c and nowhere
  * else: no other file asks the CPU what it has.
@@ -47,7 +47,7 @@ typedef enum qc_isa_level {
  * has (or the one qc_isa_select chose before), then always the same until
  * qc_isa_select changes it.  Thread-safe; one atomic load after the first
  * call. */
-qc_isa_level qc_isa_current(void);
+qc_isa_level qci_isa_current(void);
 
 #if defined(QC_ISA_BUILD_AVX512VBMI)
 #define QC_LEVEL(name) name##_avx512vbmi

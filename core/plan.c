@@ -15,11 +15,11 @@
 #include "stop.h"
 
 static const qc_engine_ops *const engine_table[QC_ENGINE_COUNT_] = {
-    [QC_ENGINE_HALVING] = &qc_halving_ops,
-    [QC_ENGINE_EIGHTFOLD] = &qc_eightfold_ops,
-    [QC_ENGINE_JOIN] = &qc_join_ops,
-    [QC_ENGINE_DLX] = &qc_dlx_ops,
-    [QC_ENGINE_BRUTE] = &qc_brute_ops,
+    [QC_ENGINE_HALVING] = &qch_ops,
+    [QC_ENGINE_EIGHTFOLD] = &qce_ops,
+    [QC_ENGINE_JOIN] = &qcj_ops,
+    [QC_ENGINE_DLX] = &qco_dlx_ops,
+    [QC_ENGINE_BRUTE] = &qco_brute_ops,
 };
 
 const char *qc_engine_name(qc_engine_id engine)
@@ -130,7 +130,7 @@ int qc_plan_unit_describe(const qc_plan *plan, size_t unit,
 }
 
 /* [fault injection] Set by the test-only library alone (test_hooks/). */
-int (*qc_plan_unit_trap)(size_t unit);
+int (*qci_plan_unit_trap)(size_t unit);
 
 int qc_plan_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
 {
@@ -140,7 +140,7 @@ int qc_plan_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
     out->placements = 0;
     if (!plan || unit >= plan->unit_count)
         return QC_EINVAL;
-    int (*trap)(size_t) = __atomic_load_n(&qc_plan_unit_trap, __ATOMIC_ACQUIRE);
+    int (*trap)(size_t) = __atomic_load_n(&qci_plan_unit_trap, __ATOMIC_ACQUIRE);
     if (__builtin_expect(trap != NULL, 0) && trap(unit))
         return QC_ENOMEM;
     int rc = plan->ops->count_unit(plan, unit, out);
@@ -190,10 +190,10 @@ int qc_plan_count_unit_until(const qc_plan *plan, size_t unit, const int *stop, 
         out->placements = 0;
         return QC_ESTOP;
     }
-    const int *outer = qc_stop_flag;
-    qc_stop_flag = stop;   /* [stop check]: the engines read it inside a unit */
+    const int *outer = qci_stop_flag;
+    qci_stop_flag = stop;   /* [stop check]: the engines read it inside a unit */
     int rc = qc_plan_count_unit(plan, unit, out);   /* zeroes *out on an error */
-    qc_stop_flag = outer;
+    qci_stop_flag = outer;
     if (rc == QC_OK && stop && __atomic_load_n(stop, __ATOMIC_RELAXED)) {
         out->solutions = 0;  /* raised as the unit ended: it may have been cut */
         out->placements = 0; /* short unseen, and a count is never partial */

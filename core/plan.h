@@ -20,7 +20,7 @@ typedef struct qc_engine_ops {
     /* Counts one unit (unit < unit_count) into *out, which the caller has
      * zeroed; returns QC_OK, QC_ENOMEM when the unit's working memory
      * could not be had, or QC_ESTOP when the thread's stop flag
-     * (qc_stop_flag, kernel/kernel.h) cut the count short.  On an error
+     * (qci_stop_flag, kernel/kernel.h) cut the count short.  On an error
      * *out may hold part of a count: qc_plan_count_unit zeroes it, as a
      * failed unit counts nothing. */
     int (*count_unit)(const qc_plan *plan, size_t unit, qc_tally *out);
@@ -56,13 +56,13 @@ struct qc_plan {
  * returns nonzero fails with QC_ENOMEM without counting, as a unit that
  * ran out of memory does.  Never exported from libqcount.so.  A real count
  * pays one load per unit. */
-extern int (*qc_plan_unit_trap)(size_t unit);
+extern int (*qci_plan_unit_trap)(size_t unit);
 
 /* The engines' tables, one per file that implements an engine. */
-extern const qc_engine_ops qc_halving_ops;
-extern const qc_engine_ops qc_eightfold_ops;
-extern const qc_engine_ops qc_join_ops;
-extern const qc_engine_ops qc_dlx_ops;
-extern const qc_engine_ops qc_brute_ops;
+extern const qc_engine_ops qch_ops;
+extern const qc_engine_ops qce_ops;
+extern const qc_engine_ops qcj_ops;
+extern const qc_engine_ops qco_dlx_ops;
+extern const qc_engine_ops qco_brute_ops;
 
 #endif

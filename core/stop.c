@@ -4,4 +4,4 @@
  */
 #include "stop.h"
 
-_Thread_local const int *qc_stop_flag;
+_Thread_local const int *qci_stop_flag;

@@ -3,7 +3,7 @@
  * stop.h — the calling thread's stop flag, which the engines read inside
  * a unit.
  *
- * [stop check] qc_stop_flag is the calling thread's stop flag, or NULL
+ * [stop check] qci_stop_flag is the calling thread's stop flag, or NULL
  * (the default).  qc_plan_count_unit_until sets it for the length of one
  * unit.  When set and *flag turns nonzero, the engines' searches
  * (qck_count_completions, the eightfold and join engines) end within about
@@ -14,10 +14,10 @@
 #ifndef QC_STOP_H
 #define QC_STOP_H
 
-extern _Thread_local const int *qc_stop_flag;
+extern _Thread_local const int *qci_stop_flag;
 
 /* Whether the flag `stop` (NULL: none) has risen. */
-static inline int qc_stop_raised(const int *stop)
+static inline int qci_stop_raised(const int *stop)
 {
     return stop && __atomic_load_n(stop, __ATOMIC_RELAXED);
 }

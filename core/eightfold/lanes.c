@@ -129,7 +129,7 @@ static inline void ef_step(ef_lane *ln, const qce_level *lv, int last, uint64_t 
 
 /* ---- [stop check] ----------------------------------------------------
  *
- * Under the scheduler (qc_stop_flag set, stop.h) a unit must end soon
+ * Under the scheduler (qci_stop_flag set, stop.h) a unit must end soon
  * after a stop, and from N~23 one unit runs for minutes.  The flag is read
  * where a lane takes its next seed, once per subtree: a branch that is
  * already there and rarely taken.  From the two seed rows alone, a subtree
@@ -277,7 +277,7 @@ int QC_LEVEL(qce_count_rows)(const qce_rows *rows, int stop_rows, uint64_t *solu
         *solutions = qce_count_plain(rows, placements);
         return QC_OK;
     }
-    const int *stop = qc_stop_flag;
+    const int *stop = qci_stop_flag;
     if (ef_stopped(stop))
         return QC_ESTOP;
     ef_seed seeds[QC_N_MAX * QC_N_MAX];

@@ -89,7 +89,7 @@ int qcj_side_build(const qcj_listing *l, int bottom, uint32_t pattern, uint32_t 
  * own l).  Same returns as qcj_side_build. */
 int qcj_side_build_band(const qcj_listing *l, int bottom, int band, uint32_t pattern, qcj_side *s);
 
-/* [level build] qcj_side_build_band at the level qc_isa_current() names,
+/* [level build] qcj_side_build_band at the level qci_isa_current() names,
  * for code outside the levels (the shared band lists, shared.c): built at
  * the portable level, band building takes 1.7-1.8 times as long. */
 QC_ISA_DECLARE(int, qcj_side_build_band,
@@ -100,7 +100,7 @@ static inline int qcj_side_build_band_now(const qcj_listing *l, int bottom, int 
 {
     static int (*const at_level[QC_ISA_LEVELS_])(const qcj_listing *, int, int, uint32_t,
                                                  qcj_side *) = {QC_ISA_TABLE(qcj_side_build_band)};
-    return at_level[qc_isa_current()](l, bottom, band, pattern, s);
+    return at_level[qci_isa_current()](l, bottom, band, pattern, s);
 }
 
 /* Frees s's buffers; s is empty again. */

@@ -458,7 +458,7 @@ int qcj_plan_create_with(qc_plan **out, int n, const qcj_settings *s)
     qc_plan *plan = calloc(1, sizeof *plan);
     if (!plan)
         return QC_ENOMEM;
-    *plan = (qc_plan){.n = n, .engine = QC_ENGINE_JOIN, .ops = &qc_join_ops,
+    *plan = (qc_plan){.n = n, .engine = QC_ENGINE_JOIN, .ops = &qcj_ops,
                       .profile = s->profile == n ? 0 : s->profile};
     int rc = join_build_with(plan, s);
     if (rc != QC_OK) {
@@ -490,7 +490,7 @@ int qcj_count_with(int n, const qcj_settings *s, qc_u128 *total, qc_u128 *work)
     return rc;
 }
 
-const qc_engine_ops qc_join_ops = {
+const qc_engine_ops qcj_ops = {
     .name = "join",
     .build = join_build,
     .count_unit = join_count_unit,

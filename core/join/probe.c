@@ -99,7 +99,7 @@ int qcj_probe_sets(qcj_probe *pr, uint64_t lo, uint64_t hi, uint32_t samples, ui
     pr->join_seconds = pr->timing_seconds = 0;
     if (!pr->sides || lo > hi || hi > pr->keys)
         return pr->sides ? QC_EINVAL : QC_OK;   /* a piece's unit counts no set */
-    const qcj_joiner *inner = qcj_joiner_at(qc_isa_current(), data->joiner);
+    const qcj_joiner *inner = qcj_joiner_at(qci_isa_current(), data->joiner);
     qcj_joiner wrapped = *inner;                /* [joins timed] */
     wrapped.count = timed_count;
     timed.inner = inner;

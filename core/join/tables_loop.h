@@ -274,7 +274,7 @@ TBL_INLINE uint64_t tbl_sieve_tiled(const qcj_groups *tops, const uint32_t *boff
     uint64_t tried = 0, paired = 0;
     for (uint32_t bh = tiles, last = 0; !last; bh = (bh - 1) & tiles) {    /* submasks */
         last = bh == 0;
-        if (qc_stop_raised(qc_stop_flag)) {
+        if (qci_stop_raised(qci_stop_flag)) {
             *stopped = 1;                               /* [stop check] */
             return 0;
         }
@@ -285,7 +285,7 @@ TBL_INLINE uint64_t tbl_sieve_tiled(const qcj_groups *tops, const uint32_t *boff
             continue;
         const uint32_t meets = ~bh & hmask;    /* the top groups' high parts that meet it */
         for (uint32_t l = 0; l <= lmask; l++) {
-            if ((l & 63) == 0 && qc_stop_raised(qc_stop_flag)) {
+            if ((l & 63) == 0 && qci_stop_raised(qci_stop_flag)) {
                 *stopped = 1;                           /* [stop check] */
                 return 0;
             }

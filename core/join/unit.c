@@ -641,7 +641,7 @@ static int count_keys(unit_walk *w, uint64_t lo, uint64_t hi, const int *stop)
     const int top_free = g->h - __builtin_popcount(w->q);   /* top columns outside M */
     uint32_t key = lo < hi ? qcj_colex_at(lo, top_free) : 0;
     for (uint64_t at = lo; at < hi; at++) {
-        if (qc_stop_raised(stop))
+        if (qci_stop_raised(stop))
             return QC_ESTOP;                /* [stop check] once per set */
         const uint32_t s = w->q | qcj_colkey_expand(g, key);
         int rc = g->own_lists ? list_set(w, s, stop) : QC_OK;
@@ -661,14 +661,14 @@ int QC_LEVEL(qcj_unit_lists)(const qcj_plan *p, size_t unit, qcj_scratch *sc,
                              const qcj_side **sides, qc_tally *out)
 {
     const qcj_geometry *g = &p->geo;
-    const int *stop = qc_stop_flag;
+    const int *stop = qci_stop_flag;
     const qcj_unit_ref ref = qcj_unit_at(p, unit);
     const uint32_t slices = p->slices[ref.pattern];
     const uint32_t q = p->pattern[ref.pattern], rest = p->centre & ~q;
     out->solutions = 0;
     out->placements = 0;
     *sides = NULL;
-    if (qc_stop_raised(stop))
+    if (qci_stop_raised(stop))
         return QC_ESTOP;                    /* [stop check] even with nothing to list */
     if (!p->counts[ref.pattern])            /* [no empty units]: no set to count */
         return QC_OK;
@@ -716,7 +716,7 @@ int QC_LEVEL(qcj_unit_sets)(const qcj_plan *p, size_t unit, qcj_scratch *sc,
     qcj_unit_splits(p, unit, &w.tops_from, &to);
     w.tops_to = (qcj_splits){.subset = p->splits[0].subset, .count = to};
     sc->paths.share_units += w.tops_from > 0 || to < p->splits[0].count;   /* [path counters] */
-    const int rc = count_keys(&w, job->lo, job->hi, qc_stop_flag);
+    const int rc = count_keys(&w, job->lo, job->hi, qci_stop_flag);
     if (rc != QC_OK)
         return rc;
     out->solutions = w.total;

@@ -16,13 +16,13 @@
 
 /* Counts unit `unit` (< p->units) into *out with the working memory sc
  * and the joiner of kind `joiner` (joiner.h),
- * reading the thread's stop flag (qc_stop_flag, stop.h) once per column
+ * reading the thread's stop flag (qci_stop_flag, stop.h) once per column
  * set, during band building and between the chunks of a tiled join.
  * Returns QC_OK; QC_ENOMEM when out of memory; QC_ESTOP when the stop
  * flag cut the unit short.  *out is written
  * only on QC_OK.  unit.c, with bands.c, halves.c and the pair counting, is
  * built once per ISA level ([per-level objects], isa.h); qcj_count_unit_now
- * runs the level qc_isa_current() names. */
+ * runs the level qci_isa_current() names. */
 QC_ISA_DECLARE(int, qcj_count_unit,
                (const qcj_plan *p, size_t unit, qcj_scratch *sc, qcj_joiner_kind joiner,
                 qc_tally *out));
@@ -63,7 +63,7 @@ static inline int qcj_unit_lists_now(const qcj_plan *p, size_t unit, qcj_scratch
     static int (*const at_level[QC_ISA_LEVELS_])(const qcj_plan *, size_t, qcj_scratch *,
                                                  const qcj_side **, qc_tally *) = {
         QC_ISA_TABLE(qcj_unit_lists)};
-    return at_level[qc_isa_current()](p, unit, sc, sides, out);
+    return at_level[qci_isa_current()](p, unit, sc, sides, out);
 }
 
 static inline int qcj_unit_sets_now(const qcj_plan *p, size_t unit, qcj_scratch *sc,
@@ -72,7 +72,7 @@ static inline int qcj_unit_sets_now(const qcj_plan *p, size_t unit, qcj_scratch 
     static int (*const at_level[QC_ISA_LEVELS_])(const qcj_plan *, size_t, qcj_scratch *,
                                                  const qcj_unit_job *, qc_tally *) = {
         QC_ISA_TABLE(qcj_unit_sets)};
-    return at_level[qc_isa_current()](p, unit, sc, job, out);
+    return at_level[qci_isa_current()](p, unit, sc, job, out);
 }
 
 /* Unit `unit` at level `level` with the level's joiner of kind `joiner`
@@ -89,7 +89,7 @@ static inline int qcj_count_unit_at(qc_isa_level level, const qcj_plan *p, size_
 static inline int qcj_count_unit_now(const qcj_plan *p, size_t unit, qcj_scratch *sc,
                                      qc_tally *out)
 {
-    return qcj_count_unit_at(qc_isa_current(), p, unit, sc, p->joiner, out);
+    return qcj_count_unit_at(qci_isa_current(), p, unit, sc, p->joiner, out);
 }
 
 #endif

@@ -78,7 +78,7 @@ static uint64_t count_stoppable(int n, qck_board b, int rows_left, uint64_t *pla
 int QC_LEVEL(qck_count_completions)(int n, qck_board b, int rows_left, uint64_t *solutions,
                                     uint64_t *placements)
 {
-    const int *stop = qc_stop_flag;
+    const int *stop = qci_stop_flag;
     if (stop && rows_left > QCK_STOP_ROWS) {
         *solutions = count_stoppable(n, b, rows_left, placements, stop);
         return __atomic_load_n(stop, __ATOMIC_RELAXED) ? QC_ESTOP : QC_OK;

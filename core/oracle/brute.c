@@ -60,9 +60,9 @@ static void brute_release(qc_plan *plan)
     (void)plan;
 }
 
-const qc_engine_ops qc_brute_ops = {
+const qc_engine_ops qco_brute_ops = {
     .name = "brute",
-    .build = qc_oracle_build_by_first_column,
+    .build = qco_build_by_first_column,
     .count_unit = brute_count_unit,
     .release = brute_release,
 };

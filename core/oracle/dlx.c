@@ -17,7 +17,7 @@
 
 #include "dlx.h"
 
-struct qcd_problem {
+struct qco_dlx_problem {
     int items;            /* primary + secondary                        */
     int primary;
     int nodes, capacity;  /* nodes used / allocated                     */
@@ -29,10 +29,10 @@ struct qcd_problem {
     int options, options_cap;
     unsigned char *covered;   /* header -> covered by a selection        */
     int *chosen;          /* the partial solution: selected, then search */
-    int selected;         /* how many were chosen by qcd_select          */
+    int selected;         /* how many were chosen by qco_dlx_select          */
 };
 
-static int grow_nodes(qcd_problem *d, int need)
+static int grow_nodes(qco_dlx_problem *d, int need)
 {
     if (need <= d->capacity)
         return 0;
@@ -50,11 +50,11 @@ static int grow_nodes(qcd_problem *d, int need)
     return 0;
 }
 
-qcd_problem *qcd_create(int primary, int secondary)
+qco_dlx_problem *qco_dlx_create(int primary, int secondary)
 {
     if (primary < 0 || secondary < 0)
         return NULL;
-    qcd_problem *d = calloc(1, sizeof *d);
+    qco_dlx_problem *d = calloc(1, sizeof *d);
     if (!d)
         return NULL;
     d->primary = primary;
@@ -63,7 +63,7 @@ qcd_problem *qcd_create(int primary, int secondary)
     d->covered = calloc((size_t)d->items + 1, 1);
     d->chosen = malloc(((size_t)d->items + 1) * sizeof *d->chosen);
     if (!d->size || !d->covered || !d->chosen || grow_nodes(d, d->items + 1) != 0) {
-        qcd_free(d);
+        qco_dlx_free(d);
         return NULL;
     }
     for (int h = 0; h <= d->items; h++) {
@@ -81,7 +81,7 @@ qcd_problem *qcd_create(int primary, int secondary)
     return d;
 }
 
-void qcd_free(qcd_problem *d)
+void qco_dlx_free(qco_dlx_problem *d)
 {
     if (!d)
         return;
@@ -98,7 +98,7 @@ void qcd_free(qcd_problem *d)
     free(d);
 }
 
-int qcd_add_option(qcd_problem *d, const int *items, int count)
+int qco_dlx_add_option(qco_dlx_problem *d, const int *items, int count)
 {
     if (count <= 0)
         return -1;
@@ -140,7 +140,7 @@ int qcd_add_option(qcd_problem *d, const int *items, int count)
 
 /* Removes item header c and every option that holds c from the other
  * items' lists. */
-static void cover(qcd_problem *d, int c)
+static void cover(qco_dlx_problem *d, int c)
 {
     d->right[d->left[c]] = d->right[c];
     d->left[d->right[c]] = d->left[c];
@@ -154,7 +154,7 @@ static void cover(qcd_problem *d, int c)
 }
 
 /* Exactly undoes cover(d, c): the dance, in reverse order. */
-static void uncover(qcd_problem *d, int c)
+static void uncover(qco_dlx_problem *d, int c)
 {
     for (int i = d->up[c]; i != c; i = d->up[i]) {
         for (int j = d->left[i]; j != i; j = d->left[j]) {
@@ -167,7 +167,7 @@ static void uncover(qcd_problem *d, int c)
     d->left[d->right[c]] = c;
 }
 
-int qcd_select(qcd_problem *d, int option)
+int qco_dlx_select(qco_dlx_problem *d, int option)
 {
     if (option < 0 || option >= d->options)
         return -1;
@@ -189,8 +189,8 @@ int qcd_select(qcd_problem *d, int option)
 }
 
 typedef struct search_state {
-    qcd_problem *d;
-    qcd_solution_fn on_solution;
+    qco_dlx_problem *d;
+    qco_dlx_solution_fn on_solution;
     void *ctx;
     uint64_t solutions, choices;
     int stop;
@@ -199,7 +199,7 @@ typedef struct search_state {
 /* Algorithm X at depth k (k options chosen so far, past the selected). */
 static void search(search_state *s, int k)
 {
-    qcd_problem *d = s->d;
+    qco_dlx_problem *d = s->d;
     if (d->right[0] == 0) {                    /* every primary item covered */
         s->solutions++;
         if (s->on_solution && s->on_solution(d->chosen, d->selected + k, s->ctx))
@@ -227,7 +227,7 @@ static void search(search_state *s, int k)
     uncover(d, c);
 }
 
-uint64_t qcd_search(qcd_problem *d, qcd_solution_fn on_solution, void *ctx, uint64_t *choices)
+uint64_t qco_dlx_search(qco_dlx_problem *d, qco_dlx_solution_fn on_solution, void *ctx, uint64_t *choices)
 {
     search_state s = {.d = d, .on_solution = on_solution, .ctx = ctx};
     search(&s, 0);

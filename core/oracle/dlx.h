@@ -18,24 +18,24 @@
 
 #include <stdint.h>
 
-typedef struct qcd_problem qcd_problem;
+typedef struct qco_dlx_problem qco_dlx_problem;
 
 /* A new empty problem; NULL when out of memory or the sizes are negative. */
-qcd_problem *qcd_create(int primary, int secondary);
-void qcd_free(qcd_problem *d);
+qco_dlx_problem *qco_dlx_create(int primary, int secondary);
+void qco_dlx_free(qco_dlx_problem *d);
 
 /* Adds an option covering `count` distinct items; returns its number (>= 0),
  * or -1 when an item is out of range, repeated, or memory runs out. */
-int qcd_add_option(qcd_problem *d, const int *items, int count);
+int qco_dlx_add_option(qco_dlx_problem *d, const int *items, int count);
 
 /* Chooses `option` before the search, as if the search had picked it: the
  * search then only completes partial solutions that contain it.  Returns 0,
  * or -1 when the option clashes with one chosen before (or is unknown). */
-int qcd_select(qcd_problem *d, int option);
+int qco_dlx_select(qco_dlx_problem *d, int option);
 
 /* Called once per solution with the chosen options (the selected ones
  * first, then in search order); return nonzero to stop the search. */
-typedef int (*qcd_solution_fn)(const int *options, int count, void *ctx);
+typedef int (*qco_dlx_solution_fn)(const int *options, int count, void *ctx);
 
 /* Runs Algorithm X (item to cover: the primary item with the fewest
  * options left, the first such on ties).  Returns the number of solutions
@@ -43,6 +43,6 @@ typedef int (*qcd_solution_fn)(const int *options, int count, void *ctx);
  * on_solution (may be NULL) for each.  *choices (may be NULL) gets the
  * number of options the search tried, its measure of work.  The links are
  * restored afterwards: the search can be run again. */
-uint64_t qcd_search(qcd_problem *d, qcd_solution_fn on_solution, void *ctx, uint64_t *choices);
+uint64_t qco_dlx_search(qco_dlx_problem *d, qco_dlx_solution_fn on_solution, void *ctx, uint64_t *choices);
 
 #endif

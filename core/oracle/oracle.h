@@ -10,6 +10,6 @@
 
 /* The oracles' plan build: one unit per first-row column, no symmetry, no
  * engine data.  Returns QC_OK. */
-int qc_oracle_build_by_first_column(qc_plan *plan);
+int qco_build_by_first_column(qc_plan *plan);
 
 #endif

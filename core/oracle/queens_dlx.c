@@ -19,18 +19,18 @@
 #include "oracle.h"
 #include "queens_dlx.h"
 
-qcd_problem *qc_queens_dlx_build(int n)
+qco_dlx_problem *qco_queens_dlx_build(int n)
 {
     if (n < 1)
         return NULL;
-    qcd_problem *d = qcd_create(2 * n, 2 * (2 * n - 1));
+    qco_dlx_problem *d = qco_dlx_create(2 * n, 2 * (2 * n - 1));
     if (!d)
         return NULL;
     for (int r = 0; r < n; r++) {
         for (int c = 0; c < n; c++) {
             int items[4] = {r, n + c, 2 * n + r + c, 2 * n + (2 * n - 1) + r - c + n - 1};
-            if (qcd_add_option(d, items, 4) != r * n + c) {
-                qcd_free(d);
+            if (qco_dlx_add_option(d, items, 4) != r * n + c) {
+                qco_dlx_free(d);
                 return NULL;
             }
         }
@@ -53,18 +53,18 @@ static int each_solution(const int *options, int count, void *arg)
     return e->fn(e->cols, e->ctx);
 }
 
-int64_t qc_queens_dlx_each(int n, int (*fn)(const uint32_t *cols, void *ctx), void *ctx)
+int64_t qco_queens_dlx_each(int n, int (*fn)(const uint32_t *cols, void *ctx), void *ctx)
 {
-    qcd_problem *d = qc_queens_dlx_build(n);
+    qco_dlx_problem *d = qco_queens_dlx_build(n);
     uint32_t *cols = malloc((size_t)(n > 0 ? n : 1) * sizeof *cols);
     if (!d || !cols) {
-        qcd_free(d);
+        qco_dlx_free(d);
         free(cols);
         return -1;
     }
     each_ctx e = {.n = n, .cols = cols, .fn = fn, .ctx = ctx};
-    int64_t found = (int64_t)qcd_search(d, each_solution, &e, NULL);
-    qcd_free(d);
+    int64_t found = (int64_t)qco_dlx_search(d, each_solution, &e, NULL);
+    qco_dlx_free(d);
     free(cols);
     return found;
 }
@@ -73,13 +73,13 @@ int64_t qc_queens_dlx_each(int n, int (*fn)(const uint32_t *cols, void *ctx), vo
  * is built afresh per call, so calls share nothing (thread-safe). */
 static int dlx_engine_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
 {
-    qcd_problem *d = qc_queens_dlx_build(plan->n);
+    qco_dlx_problem *d = qco_queens_dlx_build(plan->n);
     if (!d)
         return QC_ENOMEM;   /* a few kB at N <= 32, but still */
     uint64_t choices = 0, found = 0;
-    if (qcd_select(d, (int)unit) == 0)
-        found = qcd_search(d, NULL, NULL, &choices);
-    qcd_free(d);
+    if (qco_dlx_select(d, (int)unit) == 0)
+        found = qco_dlx_search(d, NULL, NULL, &choices);
+    qco_dlx_free(d);
     out->solutions = found;
     out->placements = choices + 1;             /* the selected queen too */
     return QC_OK;
@@ -90,9 +90,9 @@ static void dlx_engine_release(qc_plan *plan)
     (void)plan;
 }
 
-const qc_engine_ops qc_dlx_ops = {
+const qc_engine_ops qco_dlx_ops = {
     .name = "dlx",
-    .build = qc_oracle_build_by_first_column,
+    .build = qco_build_by_first_column,
     .count_unit = dlx_engine_count_unit,
     .release = dlx_engine_release,
 };

@@ -3,7 +3,7 @@
 #include "fingerprint.h"
 #include "oracle.h"
 
-int qc_oracle_build_by_first_column(qc_plan *plan)
+int qco_build_by_first_column(qc_plan *plan)
 {
     plan->unit_count = (size_t)plan->n;
     uint64_t h = qc_fingerprint_mix(0, (uint64_t)plan->engine);

@@ -34,7 +34,7 @@ void qc_plan_fault_arm(unsigned long k)
 {
     __atomic_store_n(&fault_failed_unit, SIZE_MAX, __ATOMIC_RELAXED);
     __atomic_store_n(&fault_countdown, k, __ATOMIC_RELEASE);
-    __atomic_store_n(&qc_plan_unit_trap, k ? fault_fires : NULL, __ATOMIC_RELEASE);
+    __atomic_store_n(&qci_plan_unit_trap, k ? fault_fires : NULL, __ATOMIC_RELEASE);
 }
 
 size_t qc_plan_fault_unit(void)

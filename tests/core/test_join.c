@@ -136,7 +136,7 @@ static void test_halves(void)
     int nlevels = 0;
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (qc_isa_select(names[i]) == QC_OK)
-            levels[nlevels++] = qc_isa_current();
+            levels[nlevels++] = qci_isa_current();
     qc_isa_select(NULL);
     static qcj_rank rk;
     qcj_rank_init(&rk);

@@ -143,9 +143,9 @@ static void test_engine(int n_plan_max)
         static const int stop = 1;
         qc_tally t = {1, 1}, whole;
         CHECK(qc_plan_count_unit(p12, 0, &whole) == QC_OK && whole.placements > 0);
-        qc_stop_flag = &stop;
+        qci_stop_flag = &stop;
         int rc = qc_plan_count_unit(p12, 0, &t);
-        qc_stop_flag = NULL;
+        qci_stop_flag = NULL;
         CHECK(rc == QC_ESTOP && t.solutions == 0 && t.placements == 0,
               "stopped unit: rc %d, %llu solutions", rc, (unsigned long long)t.solutions);
         CHECK(qc_plan_count_unit(p12, 0, &t) == QC_OK && t.solutions == whole.solutions
@@ -847,7 +847,7 @@ static size_t sorted_halves(const qcj_plan *jp, int bottom, const qcj_side *s, u
     size_t len = 0, at = 0;
     uint64_t tested = 0;
     const qcj_halves_request rq = {.side = s, .splits = &jp->splits[bottom], .set = set};
-    CHECK(qcj_halves_of_at(qc_isa_current(), &jp->rank, &rq, &at, out, &len, &tested) == QC_OK);
+    CHECK(qcj_halves_of_at(qci_isa_current(), &jp->rank, &rq, &at, out, &len, &tested) == QC_OK);
     if (len)
         qsort(out->p, len, sizeof(uint64_t), by_value);
     return len;

@@ -40,7 +40,7 @@ static int joiners_here(joiner_here *js)
     for (size_t l = 0; l < sizeof level_names / sizeof *level_names; l++) {
         if (qc_isa_select(level_names[l]) != QC_OK)
             continue;
-        const qc_isa_level level = qc_isa_current();
+        const qc_isa_level level = qci_isa_current();
         for (int kind = 0; kind < QCJ_JOIN_KINDS_; kind++) {
             js[count].j = qcj_joiner_at(level, (qcj_joiner_kind)kind);
             snprintf(js[count].name, sizeof js[count].name, "%s %s", level_names[l],
@@ -112,9 +112,9 @@ static int stops_when_told(const joiner_here *jh, const join_case *c, qcj_vec *w
     const qcj_join_shape shape = {.key_bits = c->key_bits, .bits = c->bits, .tile_bytes = 1};
     const qcj_groups tops = {c->toff, c->tops}, bottoms = {c->boff, c->bottoms};
     uint64_t pairs = 0, tested = 0;
-    qc_stop_flag = &raised;
+    qci_stop_flag = &raised;
     const int rc = jh->j->count(&shape, &tops, &bottoms, c->extra, work, &pairs, &tested);
-    qc_stop_flag = NULL;
+    qci_stop_flag = NULL;
     return rc == QC_ESTOP;
 }
 

@@ -119,7 +119,7 @@ static void test_dlx_same_set(void)
 {
     for (int n = 1; n <= 10; n++) {
         collect c = {.n = n};
-        int64_t found = qc_queens_dlx_each(n, collect_one, &c);
+        int64_t found = qco_queens_dlx_each(n, collect_one, &c);
         CHECK(found == (int64_t)c.count, "n=%d: dlx returned %lld, visited %zu", n, (long long)found, c.count);
         sort_n = n;
         if (c.count)

@@ -77,17 +77,17 @@ static void flag_tallies(const known_count *known, qc_engine_id engine, int max,
         qc_u128 sum = 0;
         for (size_t u = 0; u < qc_plan_unit_count(plan); u++) {
             qc_tally plain, t;
-            qc_stop_flag = NULL;
+            qci_stop_flag = NULL;
             CHECK(qc_plan_count_unit(plan, u, &plain) == QC_OK);
             sum += plain.solutions;
             for (int d = 0; d <= variants; d++) {
                 count_fn count = d == variants ? engine_count : variant[d];
                 memset(&t, 0, sizeof t);
-                qc_stop_flag = &zero;
+                qci_stop_flag = &zero;
                 CHECK(count(plan, u, &t) == QC_OK);
                 mismatches += !same(plain, t);
                 memset(&t, 0, sizeof t);
-                qc_stop_flag = &one;
+                qci_stop_flag = &one;
                 int rc = count(plan, u, &t);
                 int cut = t.solutions == 0
                           && (nothing ? t.placements == 0
@@ -95,7 +95,7 @@ static void flag_tallies(const known_count *known, qc_engine_id engine, int max,
                 leaks += n >= cut_from && !cut;
                 silent += n >= cut_from && rc != QC_ESTOP;
             }
-            qc_stop_flag = NULL;
+            qci_stop_flag = NULL;
             t.solutions = t.placements = 1;
             kept += qc_plan_count_unit_until(plan, u, &one, &t) != QC_ESTOP
                     || t.solutions != 0 || t.placements != 0;
@@ -149,9 +149,9 @@ static void halving_flags(const known_count *known)
     int one = 1;
     qc_tally whole, t = {0, 0};
     CHECK(qc_plan_count_unit(plan, 0, &whole) == QC_OK);
-    qc_stop_flag = &one;
+    qci_stop_flag = &one;
     CHECK(plan->ops->count_unit(plan, 0, &t) == QC_ESTOP);
-    qc_stop_flag = NULL;
+    qci_stop_flag = NULL;
     CHECK(t.solutions == 0 && t.placements < whole.placements, "halving n=16 unit 0: %llu of %llu",
           (unsigned long long)t.placements, (unsigned long long)whole.placements);
     qc_plan_free(plan);
@@ -176,9 +176,9 @@ typedef struct long_unit {
 static void *count_long_unit(void *p)
 {
     long_unit *lu = p;
-    qc_stop_flag = &lu->flag;
+    qci_stop_flag = &lu->flag;
     lu->rc = engine_count(lu->plan, 0, &lu->t);
-    qc_stop_flag = NULL;
+    qci_stop_flag = NULL;
     lu->ended = now();
     __atomic_store_n(&lu->done, 1, __ATOMIC_RELEASE);
     return NULL;
@@ -231,11 +231,11 @@ static qc_tally eightfold_unit_whole(int n, double *seconds)
     if (qc_plan_create(&plan, n, QC_ENGINE_EIGHTFOLD) != QC_OK)
         return t;
     int zero = 0;
-    qc_stop_flag = &zero;
+    qci_stop_flag = &zero;
     double t0 = now();
     CHECK(qc_plan_count_unit(plan, 0, &t) == QC_OK);
     *seconds = now() - t0;
-    qc_stop_flag = NULL;
+    qci_stop_flag = NULL;
     qc_plan_free(plan);
     return t;
 }
@@ -253,11 +253,11 @@ int main(int argc, char **argv)
         uint64_t plain, flagged, stopped = 1, p_plain = 0, p_flag = 0, p_stop = 0;
         int zero = 0, one = 1;
         CHECK(qck_count_completions(n, empty, n, &plain, &p_plain) == QC_OK);
-        qc_stop_flag = &zero;
+        qci_stop_flag = &zero;
         CHECK(qck_count_completions(n, empty, n, &flagged, &p_flag) == QC_OK);
-        qc_stop_flag = &one;
+        qci_stop_flag = &one;
         int rc = qck_count_completions(n, empty, n, &stopped, &p_stop);
-        qc_stop_flag = NULL;
+        qci_stop_flag = NULL;
         CHECK(plain == flagged && p_plain == p_flag, "n=%d", n);
         CHECK(plain == (uint64_t)known[n].total, "n=%d", n);
         /* raised from the start: at most one queen per row walked before
