@@ -30,7 +30,7 @@
 #endif
 #endif
 
-/* Every level's name on every architecture, each with its qc_isa_level
+/* Every level's name on every architecture, each with its qci_isa_level
  * here (-1: another architecture's, never run here).  Lowest first: each
  * level's CPU has every lower level's features too. */
 static const struct {
@@ -56,7 +56,7 @@ static const struct {
 #endif
 };
 
-/* The qc_isa_level running, or -1 until the first use chooses it. */
+/* The qci_isa_level running, or -1 until the first use chooses it. */
 static int chosen = -1;
 
 #if defined(QC_ISA_X86)
@@ -70,7 +70,7 @@ static uint64_t os_saved_state(void)   /* XCR0; only when OSXSAVE is set */
 }
 
 /* [cpuid] the highest level this CPU runs. */
-static qc_isa_level best_level(void)
+static qci_isa_level best_level(void)
 {
     unsigned a, b, c, d, leaf7_b = 0, leaf7_c = 0, ext_c = 0;
     if (!__get_cpuid(1, &a, &b, &c, &d))
@@ -105,18 +105,18 @@ static qc_isa_level best_level(void)
 }
 #elif defined(QC_ISA_ARM64)
 /* [hwcap] */
-static qc_isa_level best_level(void)
+static qci_isa_level best_level(void)
 {
     return getauxval(AT_HWCAP) & HWCAP_ASIMD ? QC_ISA_NEON : QC_ISA_PORTABLE;
 }
 #else
-static qc_isa_level best_level(void)
+static qci_isa_level best_level(void)
 {
     return QC_ISA_PORTABLE;
 }
 #endif
 
-qc_isa_level qci_isa_current(void)
+qci_isa_level qci_isa_current(void)
 {
     int level = __atomic_load_n(&chosen, __ATOMIC_RELAXED);
     if (level < 0) {
@@ -127,7 +127,7 @@ qc_isa_level qci_isa_current(void)
                                          __ATOMIC_RELAXED))
             level = none;
     }
-    return (qc_isa_level)level;
+    return (qci_isa_level)level;
 }
 
 const char *qc_isa_name(void)

@@ -31,7 +31,7 @@
 #ifndef QC_ISA_H
 #define QC_ISA_H
 
-typedef enum qc_isa_level {
+typedef enum qci_isa_level {
     QC_ISA_PORTABLE = 0,
 #if defined(QC_ISA_X86)
     QC_ISA_AVX2,
@@ -41,13 +41,13 @@ typedef enum qc_isa_level {
     QC_ISA_NEON,
 #endif
     QC_ISA_LEVELS_
-} qc_isa_level;
+} qci_isa_level;
 
 /* The level the kernels run at: on the first call the best one the CPU
  * has (or the one qc_isa_select chose before), then always the same until
  * qc_isa_select changes it.  Thread-safe; one atomic load after the first
  * call. */
-qc_isa_level qci_isa_current(void);
+qci_isa_level qci_isa_current(void);
 
 #if defined(QC_ISA_BUILD_AVX512VBMI)
 #define QC_LEVEL(name) name##_avx512vbmi
@@ -63,7 +63,7 @@ qc_isa_level qci_isa_current(void);
 
 /* Declares f's copies at every level built, QC_ISA_DECLARE(int, f,
  * (int x)); and the initialiser of an array of them indexed by
- * qc_isa_level. */
+ * qci_isa_level. */
 #if defined(QC_ISA_X86)
 #define QC_ISA_DECLARE(type, name, params) \
     type name##_portable params;           \

@@ -14,7 +14,7 @@
 #include "plan.h"
 #include "stop.h"
 
-static const qc_engine_ops *const engine_table[QC_ENGINE_COUNT_] = {
+static const qci_engine_ops *const engine_table[QC_ENGINE_COUNT_] = {
     [QC_ENGINE_HALVING] = &qch_ops,
     [QC_ENGINE_EIGHTFOLD] = &qce_ops,
     [QC_ENGINE_JOIN] = &qcj_ops,

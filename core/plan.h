@@ -12,7 +12,7 @@
 /* Engines in the registry (plan.c): the public ids run 0..QC_ENGINE_BRUTE. */
 #define QC_ENGINE_COUNT_ (QC_ENGINE_BRUTE + 1)
 
-typedef struct qc_engine_ops {
+typedef struct qci_engine_ops {
     const char *name;
     /* Fills plan->units, plan->unit_count and plan->engine_data; returns
      * QC_OK or an error.  plan->n is set before the call. */
@@ -38,12 +38,12 @@ typedef struct qc_engine_ops {
      * profiles (build then refuses plan->profile != 0). */
     const char *(*profile_name)(const qc_plan *plan);
     void (*release)(qc_plan *plan);
-} qc_engine_ops;
+} qci_engine_ops;
 
 struct qc_plan {
     int n;
     qc_engine_id engine;
-    const qc_engine_ops *ops;
+    const qci_engine_ops *ops;
     size_t unit_count;
     int profile;            /* [plan profiles] 0: n's own, else the board size asked */
     uint64_t fingerprint;   /* set by the engine's build */
@@ -59,10 +59,10 @@ struct qc_plan {
 extern int (*qci_plan_unit_trap)(size_t unit);
 
 /* The engines' tables, one per file that implements an engine. */
-extern const qc_engine_ops qch_ops;
-extern const qc_engine_ops qce_ops;
-extern const qc_engine_ops qcj_ops;
-extern const qc_engine_ops qco_dlx_ops;
-extern const qc_engine_ops qco_brute_ops;
+extern const qci_engine_ops qch_ops;
+extern const qci_engine_ops qce_ops;
+extern const qci_engine_ops qcj_ops;
+extern const qci_engine_ops qco_dlx_ops;
+extern const qci_engine_ops qco_brute_ops;
 
 #endif

@@ -130,7 +130,7 @@ static void ef_release(qc_plan *plan)
     }
 }
 
-const qc_engine_ops qce_ops = {
+const qci_engine_ops qce_ops = {
     .name = "eightfold",
     .build = ef_build,
     .count_unit = ef_count_unit,

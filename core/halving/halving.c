@@ -129,7 +129,7 @@ static void halving_release(qc_plan *plan)
     }
 }
 
-const qc_engine_ops qch_ops = {
+const qci_engine_ops qch_ops = {
     .name = "halving",
     .build = halving_build,
     .count_unit = halving_count_unit,

@@ -67,7 +67,7 @@ QC_ISA_DECLARE(int, qcj_halves_of,
                (const qcj_rank *r, const qcj_halves_request *rq, size_t *at, qcj_vec *out,
                 size_t *len, uint64_t *tested));
 
-static inline int qcj_halves_of_at(qc_isa_level level, const qcj_rank *r,
+static inline int qcj_halves_of_at(qci_isa_level level, const qcj_rank *r,
                                    const qcj_halves_request *rq, size_t *at, qcj_vec *out,
                                    size_t *len, uint64_t *tested)
 {

@@ -490,7 +490,7 @@ int qcj_count_with(int n, const qcj_settings *s, qc_u128 *total, qc_u128 *work)
     return rc;
 }
 
-const qc_engine_ops qcj_ops = {
+const qci_engine_ops qcj_ops = {
     .name = "join",
     .build = join_build,
     .count_unit = join_count_unit,

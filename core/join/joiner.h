@@ -146,7 +146,7 @@ const qcj_joiner *qcj_joiner_of(qcj_joiner_kind kind);
 
 QC_ISA_DECLARE(const qcj_joiner *, qcj_joiner_of, (qcj_joiner_kind kind));
 
-static inline const qcj_joiner *qcj_joiner_at(qc_isa_level level, qcj_joiner_kind kind)
+static inline const qcj_joiner *qcj_joiner_at(qci_isa_level level, qcj_joiner_kind kind)
 {
     static const qcj_joiner *(*const at_level[QC_ISA_LEVELS_])(qcj_joiner_kind) = {
         QC_ISA_TABLE(qcj_joiner_of)};

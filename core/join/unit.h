@@ -77,7 +77,7 @@ static inline int qcj_unit_sets_now(const qcj_plan *p, size_t unit, qcj_scratch 
 
 /* Unit `unit` at level `level` with the level's joiner of kind `joiner`
  * (the plan's own at the running level: qcj_count_unit_now). */
-static inline int qcj_count_unit_at(qc_isa_level level, const qcj_plan *p, size_t unit,
+static inline int qcj_count_unit_at(qci_isa_level level, const qcj_plan *p, size_t unit,
                                     qcj_scratch *sc, qcj_joiner_kind joiner, qc_tally *out)
 {
     static int (*const at_level[QC_ISA_LEVELS_])(const qcj_plan *, size_t, qcj_scratch *,

@@ -60,7 +60,7 @@ static void brute_release(qc_plan *plan)
     (void)plan;
 }
 
-const qc_engine_ops qco_brute_ops = {
+const qci_engine_ops qco_brute_ops = {
     .name = "brute",
     .build = qco_build_by_first_column,
     .count_unit = brute_count_unit,

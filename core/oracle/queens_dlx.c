@@ -90,7 +90,7 @@ static void dlx_engine_release(qc_plan *plan)
     (void)plan;
 }
 
-const qc_engine_ops qco_dlx_ops = {
+const qci_engine_ops qco_dlx_ops = {
     .name = "dlx",
     .build = qco_build_by_first_column,
     .count_unit = dlx_engine_count_unit,

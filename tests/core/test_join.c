@@ -132,7 +132,7 @@ static void slow_halves(const qcj_geometry *g, int r0, int r1, int row, int *col
 static void test_halves(void)
 {
     static const char *const names[] = {"portable", "avx2", "avx512", "avx512vbmi", "neon"};
-    qc_isa_level levels[8];
+    qci_isa_level levels[8];
     int nlevels = 0;
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (qc_isa_select(names[i]) == QC_OK)
@@ -184,7 +184,7 @@ static void test_halves(void)
                         for (size_t i = 0; pre && i < kept; i++)
                             pre[i] = ~(uint64_t)i;
                         size_t len = kept;
-                        const qc_isa_level level = levels[next_random() % (uint64_t)nlevels];
+                        const qci_isa_level level = levels[next_random() % (uint64_t)nlevels];
                         size_t at = 0;
                         const qcj_halves_request rq = {.side = &side, .splits = &sp[bottom],
                                                        .set = qcj_squeeze(&g, pattern, set),

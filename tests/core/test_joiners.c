@@ -40,7 +40,7 @@ static int joiners_here(joiner_here *js)
     for (size_t l = 0; l < sizeof level_names / sizeof *level_names; l++) {
         if (qc_isa_select(level_names[l]) != QC_OK)
             continue;
-        const qc_isa_level level = qci_isa_current();
+        const qci_isa_level level = qci_isa_current();
         for (int kind = 0; kind < QCJ_JOIN_KINDS_; kind++) {
             js[count].j = qcj_joiner_at(level, (qcj_joiner_kind)kind);
             snprintf(js[count].name, sizeof js[count].name, "%s %s", level_names[l],
