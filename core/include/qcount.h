@@ -3,14 +3,18 @@
  * qcount.h — the public C API of libqcount, the N-Queens solution counter:
  * totals.  Its companion qcount_solutions.h is the public API for single
  * solutions (listing, symmetries, verifying, constructing); the two are all
- * a program needs to count and to list.  MPI runs add threads/mpi/mpi_run.h.
+ * a program needs to count and to list.  MPI runs are the program's
+ * (threads/mpi/count.h, with the launcher checks in
+ * threads/include/mpi_run.h), not the library's.
  *
  * The counting is split in two rooms.  core/ (qc_plan_*, qc_engine_*) is
  * pure counting: it divides the board of size N into independent work
  * units and counts any one of them, with no threads and no I/O.  threads/
  * (qc_run_*) schedules those units over cores and sums their tallies.  The
- * CLI and the benchmarks use only the public headers; tests of the engines'
- * building blocks link the internal target qcount_core_internal instead.
+ * CLI and the benchmarks use the public headers, but for two internal tools:
+ * the sampler reads the join engine's probe (core/join/probe.h) and the
+ * CLI's test-only fault hook; tests of the engines' building blocks link the
+ * internal target qcount_core_internal.
  *
  * Arguments: every function checks its pointers and ranges before it uses
  * them.  A NULL pointer where one is needed, N out of QC_N_MIN..QC_N_MAX,
