@@ -20,7 +20,7 @@ typedef struct qci_engine_ops {
     /* Counts one unit (unit < unit_count) into *out, which the caller has
      * zeroed; returns QC_OK, QC_ENOMEM when the unit's working memory
      * could not be had, or QC_ESTOP when the thread's stop flag
-     * (qci_stop_flag, kernel/kernel.h) cut the count short.  On an error
+     * (qci_stop_flag, stop.h) cut the count short.  On an error
      * *out may hold part of a count: qc_plan_count_unit zeroes it, as a
      * failed unit counts nothing. */
     int (*count_unit)(const qc_plan *plan, size_t unit, qc_tally *out);
