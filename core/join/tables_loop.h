@@ -271,72 +271,25 @@ TBL_INLINE size_t tbl_tops_met(const qcj_groups *tops, uint32_t meets, int lbits
     return tops_met;
 }
 
-/* [bottom tiles] The blocks of join j's top groups (th, l) for every
- * submask th of meets (tops_met tops) against their runs r in a tile,
- * into *sums; adds the sweeps of paired blocks to *paired.  Returns the
- * pairs tested.  [compact runs] The runs are copied once, if the blocks
- * are enough.  [blocks across groups] Every group (th, l) sweeps the same
- * bottoms, so its tops fill blocks with the next group's: a group's whole
- * blocks are built in place, its rest gathered with the next groups' into
- * held; [paired blocks] the blocks built sweep TBL_PAIRED at a time. */
-TBL_INLINE uint64_t tbl_sweep_low(const tbl_join *j, tbl_runs r, uint32_t meets, int lbits,
-                                  uint32_t l, size_t tops_met, tbl_sums *sums, uint64_t *paired)
+/* [compact runs] Whether the blocks of tops_met tops sweep a compact copy
+ * of the runs r rather than the runs in place: if they do, copied into
+ * join j's copy, *copied its bottoms (else 0). */
+TBL_INLINE int tbl_copy_runs(const tbl_join *j, tbl_runs r, size_t tops_met, size_t *copied)
 {
     const int compacts = tbl_compacts((tops_met + TBL_BLOCK - 1) / TBL_BLOCK,
                                       __builtin_popcount(r.high));
-    size_t copied = 0;
-    if (compacts) {
-        copied = tbl_compact(j, r);
-        if (copied == 0)
-            return 0;
-    }
-    const qcj_groups *tops = j->tops;
-    const uint32_t *toff = tops->off;
-    uint64_t tried = 0;
-    uint64_t held[TBL_BLOCK];
-    size_t nheld = 0, in_ready = 0;     /* tops in the blocks ready */
-    tbl_block blocks[TBL_PAIRED];
-    int ready = 0;
-    for (uint32_t th = meets;; th = (th - 1) & meets) {
-        const uint32_t tg = th << lbits | l;
-        const uint64_t *t = tops->low + toff[tg], *end = tops->low + toff[tg + 1];
-        tbl_tops_ahead(tops, meets, lbits, l, th);     /* [tops ahead] */
-        while (t < end) {
-            const uint64_t *block_tops = t;
-            size_t n = (size_t)(end - t);
-            if (nheld == 0 && n >= TBL_BLOCK) {
-                n = TBL_BLOCK;
-                t += TBL_BLOCK;
-            } else {
-                const size_t take = n < TBL_BLOCK - nheld ? n : TBL_BLOCK - nheld;
-                memcpy(held + nheld, t, take * sizeof *t);
-                nheld += take;
-                t += take;
-                if (nheld < TBL_BLOCK)
-                    break;                  /* the next group fills it */
-                block_tops = held;
-                n = TBL_BLOCK;
-                nheld = 0;
-            }
-            tbl_build(&blocks[ready], block_tops, n, j->digits, j->width);
-            in_ready += n;
-            if (++ready == TBL_PAIRED) {
-                *paired += TBL_PAIRED == 2;              /* [path counters] */
-                tried += in_ready * tbl_sweep_ready(blocks, ready, compacts, copied, j, r, sums);
-                ready = 0;
-                in_ready = 0;
-            }
-        }
-        if (th == 0)
-            break;
-    }
-    if (nheld) {
-        tbl_build(&blocks[ready++], held, nheld, j->digits, j->width);
-        in_ready += nheld;
-    }
-    if (ready)
-        tried += in_ready * tbl_sweep_ready(blocks, ready, compacts, copied, j, r, sums);
-    return tried;
+    *copied = compacts ? tbl_compact(j, r) : 0;
+    return compacts;
+}
+
+/* [stop check] Whether the thread's stop flag is raised: if so, *stopped
+ * is set. */
+TBL_INLINE int tbl_stopped(int *stopped)
+{
+    if (!qc_stop_raised(qc_stop_flag))
+        return 0;
+    *stopped = 1;
+    return 1;
 }
 
 /* [bottom tiles] The sieve where the bottoms' planes pass a tile: as
@@ -347,7 +300,7 @@ TBL_INLINE uint64_t tbl_sweep_low(const tbl_join *j, tbl_runs r, uint32_t meets,
  * are taken one after another, and in each every low part l of the top
  * keys in turn: its runs in the tile are copied once ([compact runs]) and
  * swept by the blocks of its groups (th, l) that meet the tile (th & bh
- * clear), their tables built there (tbl_sweep_low).  So a tile is read from memory once,
+ * clear), their tables built there.  So a tile is read from memory once,
  * and every low part's copy of its runs reads it from the cache; a block's
  * tables are built once for each tile it meets (8.7 times a block on
  * one N=27 set, one build for each sweep).  Taken the other way round (a chunk of
@@ -373,31 +326,74 @@ TBL_INLINE uint64_t tbl_sieve_tiled(const tbl_join *j, const qcj_join_shape *sha
 {
     const int lbits = shape->key_bits - hbits;
     const uint32_t lmask = (1u << lbits) - 1u, hmask = (1u << hbits) - 1u;
-    const uint32_t tiles = ~(extra >> lbits) & hmask;  /* those extra does not rule out */
+    const uint32_t tiles = ~(extra >> lbits) & hmask;  /* the tiles extra leaves: bh */
+    const qcj_groups *tops = j->tops;
+    const uint32_t *toff = tops->off;
     tbl_sums sums = tbl_sums_zero();
     uint64_t tried = 0, paired = 0;
-    for (uint32_t bh = tiles, last = 0; !last; bh = (bh - 1) & tiles) {    /* submasks */
-        last = bh == 0;
-        if (qc_stop_raised(qc_stop_flag)) {
-            *stopped = 1;                               /* [stop check] */
-            return 0;
-        }
-        if (!qcj_shape_joins(shape, bh, shape->join))
-            continue;                                   /* [sampled tiles] */
+    for (uint32_t bh = tiles, more = 1; more; more = bh != 0, bh = (bh - 1) & tiles) {
+        if (tbl_stopped(stopped))
+            return 0;                                   /* [stop check] */
         const uint32_t base = bh << lbits;
-        if (j->boff[base + lmask + 1] == j->boff[base])
-            continue;
+        if (!qcj_shape_joins(shape, bh, shape->join) || j->boff[base + lmask + 1] == j->boff[base])
+            continue;                                   /* [sampled tiles], or no bottoms */
         const uint32_t meets = ~bh & hmask;    /* the top groups' high parts that meet it */
         for (uint32_t l = 0; l <= lmask; l++) {
-            if ((l & 63) == 0 && qc_stop_raised(qc_stop_flag)) {
-                *stopped = 1;                           /* [stop check] */
-                return 0;
-            }
-            const size_t tops_met = tbl_tops_met(j->tops, meets, lbits, l);
+            if ((l & 63) == 0 && tbl_stopped(stopped))
+                return 0;                               /* [stop check] */
+            const size_t tops_met = tbl_tops_met(tops, meets, lbits, l);
             if (tops_met == 0)
                 continue;
             const tbl_runs r = tbl_runs_of(base, ~(l | extra) & lmask);
-            tried += tbl_sweep_low(j, r, meets, lbits, l, tops_met, &sums, &paired);
+            size_t copied;      /* [compact runs] l's runs in the tile, if enough blocks */
+            const int compacts = tbl_copy_runs(j, r, tops_met, &copied);
+            if (compacts && copied == 0)
+                continue;
+            /* [blocks across groups] the rest of a group's tops held; [paired blocks] */
+            uint64_t held[TBL_BLOCK];
+            size_t nheld = 0, in_ready = 0;     /* tops in the blocks ready */
+            tbl_block blocks[TBL_PAIRED];
+            int ready = 0;
+            for (uint32_t th = meets;; th = (th - 1) & meets) {
+                const uint32_t tg = th << lbits | l;
+                const uint64_t *t = tops->low + toff[tg], *end = tops->low + toff[tg + 1];
+                tbl_tops_ahead(tops, meets, lbits, l, th);     /* [tops ahead] */
+                while (t < end) {
+                    const uint64_t *block_tops = t;
+                    size_t n = (size_t)(end - t);
+                    if (nheld == 0 && n >= TBL_BLOCK) {
+                        n = TBL_BLOCK;
+                        t += TBL_BLOCK;
+                    } else {
+                        const size_t take = n < TBL_BLOCK - nheld ? n : TBL_BLOCK - nheld;
+                        memcpy(held + nheld, t, take * sizeof *t);
+                        nheld += take;
+                        t += take;
+                        if (nheld < TBL_BLOCK)
+                            break;                  /* the next group fills it */
+                        block_tops = held;
+                        n = TBL_BLOCK;
+                        nheld = 0;
+                    }
+                    tbl_build(&blocks[ready], block_tops, n, j->digits, j->width);
+                    in_ready += n;
+                    if (++ready == TBL_PAIRED) {
+                        paired += TBL_PAIRED == 2;              /* [path counters] */
+                        tried += in_ready * tbl_sweep_ready(blocks, ready, compacts, copied, j,
+                                                            r, &sums);
+                        ready = 0;
+                        in_ready = 0;
+                    }
+                }
+                if (th == 0)
+                    break;
+            }
+            if (nheld) {
+                tbl_build(&blocks[ready++], held, nheld, j->digits, j->width);
+                in_ready += nheld;
+            }
+            if (ready)
+                tried += in_ready * tbl_sweep_ready(blocks, ready, compacts, copied, j, r, &sums);
         }
     }
     *tested += tried;
