@@ -47,31 +47,62 @@
 #define TBL_DIGIT_WIDTH(bits) TBL_DIGIT_BITS
 #endif
 
-/* [compact runs] The planes of the bottom groups base + (hg << run) ..
- * base + ((hg + 1) << run) - 1 for every submask hg of high, copied one
- * after another into compact (a plane every cs bytes), so that the blocks
- * of one top group sweep them once, with one ragged tail, instead of a
- * sweep and a tail a run.  [runs ascending] The submasks are taken in
- * increasing order, so that the reads of each plane move forward through
- * memory, as the hardware prefetchers expect: at N=27, where a copy
- * gathers runs of one to a few groups, the copies took about a third of
- * the joins' time, and descending order 1.04 times as long in all
- * (docs/PERFORMANCE.md).  Copies 64 bytes at a time: reads up to 63
- * bytes past a run (the planes' padding covers it) and writes as far past
- * the copy (cs leaves room), then zeros 64 bytes past the last, as the
- * planes' padding is.  Returns the bottoms copied. */
+/* One join's fixed context, which the sieves and their inlined helpers
+ * read: made by TBL_COUNT, copied by the sieves' dispatch with `digits`
+ * made a constant, so that once inlined its fields are the sieve's own
+ * constants and registers again (the sieves' code as with them passed
+ * one by one: see tbl_untiled). */
+typedef struct tbl_join {
+    const qcj_groups *tops;   /* the top groups (2^key_bits) */
+    const uint32_t *boff;     /* the bottom groups' offsets: group g is bottoms boff[g] ..
+                               * boff[g + 1] - 1 */
+    const uint8_t *planes;    /* the bottoms' planes (tables.h), plane j at planes + j * stride */
+    size_t stride;            /* bytes from one plane to the next */
+    uint8_t *compact;         /* room for a compact copy of runs ([compact runs]) */
+    size_t cs;                /* bytes from one plane of the copy to the next */
+    int digits;               /* digits of the ANDed part: a constant in each sieve */
+    int width;                /* bits a digit (TBL_DIGIT_WIDTH) */
+} tbl_join;
+
+/* [runs of groups] Bottom groups taken in runs: base + (hg << run) ..
+ * base + ((hg + 1) << run) - 1 for every submask hg of high. */
+typedef struct tbl_runs {
+    uint32_t base;    /* the first group (of the tile) */
+    uint32_t high;    /* the free key bits above the run's, shifted down by run */
+    int run;          /* the low free key bits: 2^run neighbouring groups a run */
+} tbl_runs;
+
+/* The runs of the key bits `avail` leaves free (a run the low ones),
+ * from group base on. */
+TBL_INLINE tbl_runs tbl_runs_of(uint32_t base, uint32_t avail)
+{
+    const int run = __builtin_ctz(~avail);     /* its low free bits */
+    return (tbl_runs){.base = base, .high = avail >> run, .run = run};
+}
+
+/* [compact runs] The planes of the runs r of join j's bottoms, copied one
+ * after another into j's compact copy, so that the blocks of one top
+ * group sweep them once, with one ragged tail, instead of a sweep and a
+ * tail a run.  [runs ascending] The submasks are taken in increasing
+ * order, so that the reads of each plane move forward through memory, as
+ * the hardware prefetchers expect: at N=27, where a copy gathers runs of
+ * one to a few groups, the copies took about a third of the joins' time,
+ * and descending order 1.04 times as long in all (docs/PERFORMANCE.md).
+ * Copies 64 bytes at a time: reads up to 63 bytes past a run (the planes'
+ * padding covers it) and writes as far past the copy (cs leaves room),
+ * then zeros 64 bytes past the last, as the planes' padding is.  Returns
+ * the bottoms copied. */
 typedef uint8_t tbl_copy_unit __attribute__((vector_size(32)));
 
-TBL_INLINE size_t tbl_compact(const uint32_t *boff, uint32_t base, uint32_t high, int run,
-                              const uint8_t *planes, size_t stride, uint8_t *compact, size_t cs,
-                              const int digits)
+TBL_INLINE size_t tbl_compact(const tbl_join *j, tbl_runs r)
 {
     size_t at = 0;
-    for (uint32_t hg = 0;; hg = (hg - high) & high) {     /* [runs ascending] */
-        const size_t b0 = boff[base + (hg << run)], nb = boff[base + ((hg + 1) << run)] - b0;
-        for (int j = 0; j < digits; j++) {
-            const uint8_t *src = planes + (size_t)j * stride + b0;
-            uint8_t *dst = compact + (size_t)j * cs + at;
+    for (uint32_t hg = 0;; hg = (hg - r.high) & r.high) {     /* [runs ascending] */
+        const size_t b0 = j->boff[r.base + (hg << r.run)];
+        const size_t nb = j->boff[r.base + ((hg + 1) << r.run)] - b0;
+        for (int d = 0; d < j->digits; d++) {
+            const uint8_t *src = j->planes + (size_t)d * j->stride + b0;
+            uint8_t *dst = j->compact + (size_t)d * j->cs + at;
             for (size_t x = 0; x < nb; x += 64) {   /* through vectors: memcpy's */
                 tbl_copy_unit u, v;                  /* own moves were 16 bytes */
                 memcpy(&u, src + x, sizeof u);
@@ -81,11 +112,11 @@ TBL_INLINE size_t tbl_compact(const uint32_t *boff, uint32_t base, uint32_t high
             }
         }
         at += nb;
-        if (hg == high)
+        if (hg == r.high)
             break;
     }
-    for (int j = 0; j < digits; j++)    /* a tail reads zeros past the copy */
-        memset(compact + (size_t)j * cs + at, 0, 64);
+    for (int d = 0; d < j->digits; d++)    /* a tail reads zeros past the copy */
+        memset(j->compact + (size_t)d * j->cs + at, 0, 64);
     return at;
 }
 
@@ -121,21 +152,19 @@ static inline int tbl_compacts(size_t blocks, int runs_bits)
 #endif
 
 /* [runs of groups] The block (and the block also, unless NULL: [paired
- * blocks]) against the bottom groups base + (hg << run) .. base + ((hg +
- * 1) << run) - 1 for every submask hg of high, one sweep a run, in place.
- * Returns the bottoms swept. */
-TBL_INLINE size_t tbl_sweep_runs(const tbl_block *block, const tbl_block *also,
-                                 const uint32_t *boff, uint32_t base, uint32_t high, int run,
-                                 const uint8_t *planes, size_t stride, const int digits,
-                                 tbl_sums *sums)
+ * blocks]) against the runs r of join j's bottoms, one sweep a run, in
+ * place, into *sums.  Returns the bottoms swept. */
+TBL_INLINE size_t tbl_sweep_runs(const tbl_block *block, const tbl_block *also, const tbl_join *j,
+                                 tbl_runs r, tbl_sums *sums)
 {
     size_t swept = 0;
-    for (uint32_t hg = high;; hg = (hg - 1) & high) {     /* submasks of high */
-        const size_t b0 = boff[base + (hg << run)], nb = boff[base + ((hg + 1) << run)] - b0;
+    for (uint32_t hg = r.high;; hg = (hg - 1) & r.high) {     /* submasks of high */
+        const size_t b0 = j->boff[r.base + (hg << r.run)];
+        const size_t nb = j->boff[r.base + ((hg + 1) << r.run)] - b0;
         if (nb && also)
-            tbl_sweep_pair(block, also, planes, stride, b0, nb, digits, sums);
+            tbl_sweep_pair(block, also, j->planes, j->stride, b0, nb, j->digits, sums);
         else if (nb)
-            tbl_sweep(block, planes, stride, b0, nb, digits, sums);
+            tbl_sweep(block, j->planes, j->stride, b0, nb, j->digits, sums);
         swept += nb;
         if (hg == 0)
             break;
@@ -144,54 +173,50 @@ TBL_INLINE size_t tbl_sweep_runs(const tbl_block *block, const tbl_block *also,
 }
 
 /* [bottom tiles] The ready blocks (1, or 2: [paired blocks]) against a
- * tile's bottoms: swept over the compact copy of `copied` bottoms or,
- * without one, over the runs in place.  Returns the bottoms swept. */
-TBL_INLINE size_t tbl_sweep_ready(const tbl_block *blocks, int ready, int compacts,
-                                  const uint8_t *compact, size_t cs, size_t copied,
-                                  const uint32_t *boff, uint32_t base, uint32_t high, int run,
-                                  const uint8_t *planes, size_t stride, const int digits,
-                                  tbl_sums *sums)
+ * tile's runs r, into *sums: swept over join j's compact copy of `copied`
+ * bottoms where `compacts`, else over the runs in place.  Returns the
+ * bottoms swept. */
+TBL_INLINE size_t tbl_sweep_ready(const tbl_block *blocks, int ready, int compacts, size_t copied,
+                                  const tbl_join *j, tbl_runs r, tbl_sums *sums)
 {
     const tbl_block *also = TBL_PAIRED == 2 && ready == 2 ? &blocks[1] : NULL;
     if (compacts) {
         if (also)
-            tbl_sweep_pair(&blocks[0], also, compact, cs, 0, copied, digits, sums);
+            tbl_sweep_pair(&blocks[0], also, j->compact, j->cs, 0, copied, j->digits, sums);
         else
-            tbl_sweep(&blocks[0], compact, cs, 0, copied, digits, sums);
+            tbl_sweep(&blocks[0], j->compact, j->cs, 0, copied, j->digits, sums);
         return copied;
     }
-    return tbl_sweep_runs(&blocks[0], also, boff, base, high, run, planes, stride, digits, sums);
+    return tbl_sweep_runs(&blocks[0], also, j, r, sums);
 }
 
-/* [sieve] [runs of groups] Every top group tg, a block at a time, against
- * the bottom groups inside ~(tg | extra), 2^run neighbours a sweep: the
- * sieve where the bottoms' planes fit one tile. */
-TBL_INLINE uint64_t tbl_sieve(const qcj_groups *tops, const uint32_t *boff, const uint8_t *planes,
-                              size_t stride, const qcj_join_shape *shape, uint32_t extra,
-                              const int digits, int width, uint8_t *compact, size_t cs,
+/* [sieve] [runs of groups] Join j's every top group tg, a block at a
+ * time, against the bottom groups inside ~(tg | extra), 2^run neighbours
+ * a sweep: the sieve where the bottoms' planes fit one tile.  Adds the
+ * pairs tested to *tested; returns the disjoint pairs. */
+TBL_INLINE uint64_t tbl_sieve(const tbl_join *j, const qcj_join_shape *shape, uint32_t extra,
                               uint64_t *tested)
 {
     const uint32_t kmask = (1u << shape->key_bits) - 1u;
-    const uint32_t *toff = tops->off;
+    const uint32_t *toff = j->tops->off, *boff = j->boff;
     tbl_sums sums = tbl_sums_zero();
     uint64_t tried = 0;
     for (uint32_t tg = 0; tg <= kmask; tg++) {
         const uint64_t nt = toff[tg + 1] - toff[tg];
         if (nt == 0)
             continue;
-        const uint32_t avail = ~(tg | extra) & kmask;
-        const int run = __builtin_ctz(~avail);     /* its low free bits */
-        const uint32_t high = avail >> run;
+        const tbl_runs r = tbl_runs_of(0, ~(tg | extra) & kmask);
         uint64_t free_bottoms = 0;
-        for (uint32_t hg = high;; hg = (hg - 1) & high) {      /* submasks of high */
-            free_bottoms += boff[(hg + 1) << run] - boff[hg << run];
+        for (uint32_t hg = r.high;; hg = (hg - 1) & r.high) {      /* submasks of high */
+            free_bottoms += boff[(hg + 1) << r.run] - boff[hg << r.run];
             if (hg == 0)
                 break;
         }
         if (free_bottoms == 0)
             continue;
         /* [compact runs] copied at the group's first joined block */
-        const int compacts = tbl_compacts((nt + TBL_BLOCK - 1) / TBL_BLOCK, __builtin_popcount(high));
+        const int compacts = tbl_compacts((nt + TBL_BLOCK - 1) / TBL_BLOCK,
+                                          __builtin_popcount(r.high));
         int copied = 0;
         for (uint32_t i = toff[tg]; i < toff[tg + 1]; i += TBL_BLOCK) {
             tbl_block block;
@@ -199,15 +224,15 @@ TBL_INLINE uint64_t tbl_sieve(const qcj_groups *tops, const uint32_t *boff, cons
             if (!qcj_shape_joins(shape, tg, i))
                 continue;                   /* [sampled joins] */
             tried += n * free_bottoms;
-            tbl_build(&block, tops->low + i, n, digits, width);
+            tbl_build(&block, j->tops->low + i, n, j->digits, j->width);
             if (compacts) {
                 if (!copied)
-                    tbl_compact(boff, 0, high, run, planes, stride, compact, cs, digits);
+                    tbl_compact(j, r);
                 copied = 1;
-                tbl_sweep(&block, compact, cs, 0, free_bottoms, digits, &sums);
+                tbl_sweep(&block, j->compact, j->cs, 0, free_bottoms, j->digits, &sums);
                 continue;
             }
-            tbl_sweep_runs(&block, NULL, boff, 0, high, run, planes, stride, digits, &sums);
+            tbl_sweep_runs(&block, NULL, j, r, &sums);
         }
     }
     *tested += tried;
@@ -230,6 +255,41 @@ TBL_INLINE void tbl_tops_ahead(const qcj_groups *tops, uint32_t meets, int lbits
     const size_t n = tops->off[tg + 1] - tops->off[tg];
     for (size_t x = 0; x < n && x < 8 * QCJ_TABLES_TOPS_AHEAD_LINES; x += 8)
         __builtin_prefetch(t + x);
+}
+
+/* The tops of the groups (th, l), th << lbits | l, for every submask th
+ * of meets. */
+TBL_INLINE size_t tbl_tops_met(const qcj_groups *tops, uint32_t meets, int lbits, uint32_t l)
+{
+    size_t tops_met = 0;
+    for (uint32_t th = meets;; th = (th - 1) & meets) {      /* submasks of meets */
+        const uint32_t tg = th << lbits | l;
+        tops_met += tops->off[tg + 1] - tops->off[tg];
+        if (th == 0)
+            break;
+    }
+    return tops_met;
+}
+
+/* [compact runs] Whether the blocks of tops_met tops sweep a compact copy
+ * of the runs r rather than the runs in place: if they do, copied into
+ * join j's copy, *copied its bottoms (else 0). */
+TBL_INLINE int tbl_copy_runs(const tbl_join *j, tbl_runs r, size_t tops_met, size_t *copied)
+{
+    const int compacts = tbl_compacts((tops_met + TBL_BLOCK - 1) / TBL_BLOCK,
+                                      __builtin_popcount(r.high));
+    *copied = compacts ? tbl_compact(j, r) : 0;
+    return compacts;
+}
+
+/* [stop check] Whether the thread's stop flag is raised: if so, *stopped
+ * is set. */
+TBL_INLINE int tbl_stopped(int *stopped)
+{
+    if (!qci_stop_raised(qci_stop_flag))
+        return 0;
+    *stopped = 1;
+    return 1;
 }
 
 /* [bottom tiles] The sieve where the bottoms' planes pass a tile: as
@@ -259,63 +319,37 @@ TBL_INLINE void tbl_tops_ahead(const qcj_groups *tops, uint32_t meets, int lbits
  * the whole joins' time a solution (docs/PERFORMANCE.md).  [stop check] The
  * thread's stop flag is read before each tile and every 64 low parts (a
  * join from N=25 takes minutes, a tile about a second): *stopped is set
- * and the count left partial. */
-TBL_INLINE uint64_t tbl_sieve_tiled(const qcj_groups *tops, const uint32_t *boff,
-                                    const uint8_t *planes, size_t stride,
-                                    const qcj_join_shape *shape, uint32_t extra, const int digits,
-                                    int width, int hbits, uint8_t *compact, size_t cs,
-                                    uint64_t *tested, int *stopped)
+ * and the count left partial.  Adds the pairs tested to *tested; returns
+ * the disjoint pairs. */
+TBL_INLINE uint64_t tbl_sieve_tiled(const tbl_join *j, const qcj_join_shape *shape, uint32_t extra,
+                                    int hbits, uint64_t *tested, int *stopped)
 {
     const int lbits = shape->key_bits - hbits;
     const uint32_t lmask = (1u << lbits) - 1u, hmask = (1u << hbits) - 1u;
-    const uint32_t tiles = ~(extra >> lbits) & hmask;  /* those extra does not rule out */
+    const uint32_t tiles = ~(extra >> lbits) & hmask;  /* the tiles extra leaves: bh */
+    const qcj_groups *tops = j->tops;
     const uint32_t *toff = tops->off;
     tbl_sums sums = tbl_sums_zero();
     uint64_t tried = 0, paired = 0;
-    for (uint32_t bh = tiles, last = 0; !last; bh = (bh - 1) & tiles) {    /* submasks */
-        last = bh == 0;
-        if (qci_stop_raised(qci_stop_flag)) {
-            *stopped = 1;                               /* [stop check] */
-            return 0;
-        }
-        if (!qcj_shape_joins(shape, bh, shape->join))
-            continue;                                   /* [sampled tiles] */
+    for (uint32_t bh = tiles, more = 1; more; more = bh != 0, bh = (bh - 1) & tiles) {
+        if (tbl_stopped(stopped))
+            return 0;                                   /* [stop check] */
         const uint32_t base = bh << lbits;
-        if (boff[base + lmask + 1] == boff[base])
-            continue;
+        if (!qcj_shape_joins(shape, bh, shape->join) || j->boff[base + lmask + 1] == j->boff[base])
+            continue;                                   /* [sampled tiles], or no bottoms */
         const uint32_t meets = ~bh & hmask;    /* the top groups' high parts that meet it */
         for (uint32_t l = 0; l <= lmask; l++) {
-            if ((l & 63) == 0 && qci_stop_raised(qci_stop_flag)) {
-                *stopped = 1;                           /* [stop check] */
-                return 0;
-            }
-            size_t tops_met = 0;
-            for (uint32_t th = meets;; th = (th - 1) & meets) {      /* submasks of meets */
-                const uint32_t tg = th << lbits | l;
-                tops_met += toff[tg + 1] - toff[tg];
-                if (th == 0)
-                    break;
-            }
+            if ((l & 63) == 0 && tbl_stopped(stopped))
+                return 0;                               /* [stop check] */
+            const size_t tops_met = tbl_tops_met(tops, meets, lbits, l);
             if (tops_met == 0)
                 continue;
-            const uint32_t avail = ~(l | extra) & lmask;
-            const int run = __builtin_ctz(~avail);     /* its low free bits */
-            const uint32_t high = avail >> run;
-            /* [compact runs] l's blocks sweep one copy of its runs in the
-             * tile, if they are enough */
-            const int compacts = tbl_compacts((tops_met + TBL_BLOCK - 1) / TBL_BLOCK,
-                                              __builtin_popcount(high));
-            size_t copied = 0;
-            if (compacts) {
-                copied = tbl_compact(boff, base, high, run, planes, stride, compact, cs, digits);
-                if (copied == 0)
-                    continue;
-            }
-            /* [blocks across groups] every group (th, l) with th inside
-             * meets sweeps the same bottoms, so its tops fill blocks with
-             * the next group's: a group's whole blocks are built in place,
-             * its rest gathered with the next groups' into held; [paired
-             * blocks] the blocks built sweep TBL_PAIRED at a time */
+            const tbl_runs r = tbl_runs_of(base, ~(l | extra) & lmask);
+            size_t copied;      /* [compact runs] l's runs in the tile, if enough blocks */
+            const int compacts = tbl_copy_runs(j, r, tops_met, &copied);
+            if (compacts && copied == 0)
+                continue;
+            /* [blocks across groups] the rest of a group's tops held; [paired blocks] */
             uint64_t held[TBL_BLOCK];
             size_t nheld = 0, in_ready = 0;     /* tops in the blocks ready */
             tbl_block blocks[TBL_PAIRED];
@@ -341,13 +375,12 @@ TBL_INLINE uint64_t tbl_sieve_tiled(const qcj_groups *tops, const uint32_t *boff
                         n = TBL_BLOCK;
                         nheld = 0;
                     }
-                    tbl_build(&blocks[ready], block_tops, n, digits, width);
+                    tbl_build(&blocks[ready], block_tops, n, j->digits, j->width);
                     in_ready += n;
                     if (++ready == TBL_PAIRED) {
                         paired += TBL_PAIRED == 2;              /* [path counters] */
-                        tried += in_ready * tbl_sweep_ready(blocks, ready, compacts, compact, cs,
-                                                            copied, boff, base, high, run, planes,
-                                                            stride, digits, &sums);
+                        tried += in_ready * tbl_sweep_ready(blocks, ready, compacts, copied, j,
+                                                            r, &sums);
                         ready = 0;
                         in_ready = 0;
                     }
@@ -356,13 +389,11 @@ TBL_INLINE uint64_t tbl_sieve_tiled(const qcj_groups *tops, const uint32_t *boff
                     break;
             }
             if (nheld) {
-                tbl_build(&blocks[ready++], held, nheld, digits, width);
+                tbl_build(&blocks[ready++], held, nheld, j->digits, j->width);
                 in_ready += nheld;
             }
             if (ready)
-                tried += in_ready * tbl_sweep_ready(blocks, ready, compacts, compact, cs, copied,
-                                                    boff, base, high, run, planes, stride, digits,
-                                                    &sums);
+                tried += in_ready * tbl_sweep_ready(blocks, ready, compacts, copied, j, r, &sums);
         }
     }
     *tested += tried;
@@ -391,36 +422,35 @@ TBL_INLINE uint64_t tbl_sieve_tiled(const qcj_groups *tops, const uint32_t *boff
 #else
 #define TBL_DIGIT_CASES_12(CASE)
 #endif
+/* join j at digit count c: a copy of *j with its digits the constant c */
+#define TBL_JOIN_AT(c) (tbl_join){.tops = j->tops, .boff = j->boff, .planes = j->planes,       \
+                                  .stride = j->stride, .compact = j->compact, .cs = j->cs,      \
+                                  .digits = TBL_DIGITS_AT_MOST(c), .width = j->width}
 
-static __attribute__((noinline)) uint64_t tbl_untiled(const qcj_groups *tops, const uint32_t *boff,
-                                                      const uint8_t *planes, size_t stride,
+/* tbl_sieve of join j at its digit count (the case's constant). */
+static __attribute__((noinline)) uint64_t tbl_untiled(const tbl_join *j,
                                                       const qcj_join_shape *shape, uint32_t extra,
-                                                      int digits, int width, uint8_t *compact,
-                                                      size_t cs, uint64_t *tested)
+                                                      uint64_t *tested)
 {
 #define TBL_CASE(c)                                                                        \
     case c:                                                                                \
-        return tbl_sieve(tops, boff, planes, stride, shape, extra, TBL_DIGITS_AT_MOST(c), width, \
-                         compact, cs, tested);
-    switch (digits) {
+        return tbl_sieve(&TBL_JOIN_AT(c), shape, extra, tested);
+    switch (j->digits) {
         TBL_DIGIT_CASES(TBL_CASE)
     }
 #undef TBL_CASE
     return 0;
 }
 
-static __attribute__((noinline)) uint64_t tbl_tiled(const qcj_groups *tops, const uint32_t *boff,
-                                                    const uint8_t *planes, size_t stride,
-                                                    const qcj_join_shape *shape, uint32_t extra,
-                                                    int digits, int width, int hbits,
-                                                    uint8_t *compact, size_t cs, uint64_t *tested,
+/* tbl_sieve_tiled of join j at its digit count (the case's constant). */
+static __attribute__((noinline)) uint64_t tbl_tiled(const tbl_join *j, const qcj_join_shape *shape,
+                                                    uint32_t extra, int hbits, uint64_t *tested,
                                                     int *stopped)
 {
 #define TBL_CASE(c)                                                                        \
     case c:                                                                                \
-        return tbl_sieve_tiled(tops, boff, planes, stride, shape, extra, TBL_DIGITS_AT_MOST(c), \
-                               width, hbits, compact, cs, tested, stopped);
-    switch (digits) {
+        return tbl_sieve_tiled(&TBL_JOIN_AT(c), shape, extra, hbits, tested, stopped);
+    switch (j->digits) {
         TBL_DIGIT_CASES(TBL_CASE)
     }
 #undef TBL_CASE
@@ -470,10 +500,10 @@ static int TBL_COUNT(const qcj_join_shape *shape, const qcj_groups *tops,
     int stopped = 0;
     if (hbits && shape->paths)
         shape->paths->tiled_joins++;                    /* [path counters] */
-    *pairs = hbits ? tbl_tiled(tops, bottoms->off, planes, stride, shape, extra, digits, width,
-                               hbits, compact, cs, tested, &stopped)
-                   : tbl_untiled(tops, bottoms->off, planes, stride, shape, extra, digits, width,
-                                 compact, cs, tested);
+    const tbl_join join = {.tops = tops, .boff = bottoms->off, .planes = planes, .stride = stride,
+                           .compact = compact, .cs = cs, .digits = digits, .width = width};
+    *pairs = hbits ? tbl_tiled(&join, shape, extra, hbits, tested, &stopped)
+                   : tbl_untiled(&join, shape, extra, tested);
     return stopped ? QC_ESTOP : QC_OK;
 }
 
