@@ -23,7 +23,9 @@
  * (QC_ISA_BUILD_<LEVEL>; none: portable).  So a level's code calls its own
  * level's copies, and code outside the levels (plan building, tests) the
  * portable ones.  The entry of each engine's kernel is chosen at run time
- * instead, by indexing QC_ISA_TABLE(f) with qci_isa_current().
+ * instead, by indexing QC_ISA_TABLE(f) with qci_isa_current().  One
+ * spelling each: bare f is the level's own copy, f_at(level, ...) a given
+ * level's, and f_now(...) the running level's (qci_isa_current()).
  *
  * [one probe] Which levels this CPU runs is found in isa.c and nowhere
  * else: no other file asks the CPU what it has.

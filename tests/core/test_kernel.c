@@ -42,7 +42,7 @@ static void test_kernel_empty_board(void)
         uint64_t placed = 0;
         qck_board empty = {0, 0, 0};
         uint64_t got = 0;
-        CHECK(qck_count_completions(n, empty, n, &got, &placed) == QC_OK, "n=%d", n);
+        CHECK(qck_count_completions_now(n, empty, n, &got, &placed) == QC_OK, "n=%d", n);
         CHECK(got == (uint64_t)want, "kernel n=%d: %llu, textbook %ld", n, (unsigned long long)got, want);
         CHECK(placed >= got * (uint64_t)n / (uint64_t)n, "placements below solutions");
     }
@@ -60,7 +60,7 @@ static void test_kernel_prefix(void)
     b = qck_place(b, 1u << 3);
     uint64_t placed = 0;
     uint64_t got = 0;
-    CHECK(qck_count_completions(n, b, n - 2, &got, &placed) == QC_OK);
+    CHECK(qck_count_completions_now(n, b, n - 2, &got, &placed) == QC_OK);
     CHECK(got == (uint64_t)want, "prefix count %llu, textbook %ld", (unsigned long long)got, want);
 }
 
@@ -86,7 +86,7 @@ static void test_kernel_placements(void)
         uint64_t placed = 0;
         qck_board empty = {0, 0, 0};
         uint64_t found;
-        CHECK(qck_count_completions(n, empty, n, &found, &placed) == QC_OK, "n=%d", n);
+        CHECK(qck_count_completions_now(n, empty, n, &found, &placed) == QC_OK, "n=%d", n);
         CHECK(placed == (uint64_t)want, "n=%d placements %llu, textbook nodes %ld", n,
               (unsigned long long)placed, want);
     }
@@ -108,7 +108,7 @@ static void test_halving_matches_full(void)
         uint64_t placed = 0;
         qck_board empty = {0, 0, 0};
         uint64_t full = 0;
-        CHECK(qck_count_completions(n, empty, n, &full, &placed) == QC_OK, "n=%d", n);
+        CHECK(qck_count_completions_now(n, empty, n, &full, &placed) == QC_OK, "n=%d", n);
         CHECK(sum == full, "halving n=%d: %llu, full search %llu", n,
               (unsigned long long)sum, (unsigned long long)full);
         qc_plan_free(plan);

@@ -252,11 +252,11 @@ int main(int argc, char **argv)
         qck_board empty = {0, 0, 0};
         uint64_t plain, flagged, stopped = 1, p_plain = 0, p_flag = 0, p_stop = 0;
         int zero = 0, one = 1;
-        CHECK(qck_count_completions(n, empty, n, &plain, &p_plain) == QC_OK);
+        CHECK(qck_count_completions_now(n, empty, n, &plain, &p_plain) == QC_OK);
         qci_stop_flag = &zero;
-        CHECK(qck_count_completions(n, empty, n, &flagged, &p_flag) == QC_OK);
+        CHECK(qck_count_completions_now(n, empty, n, &flagged, &p_flag) == QC_OK);
         qci_stop_flag = &one;
-        int rc = qck_count_completions(n, empty, n, &stopped, &p_stop);
+        int rc = qck_count_completions_now(n, empty, n, &stopped, &p_stop);
         qci_stop_flag = NULL;
         CHECK(plain == flagged && p_plain == p_flag, "n=%d", n);
         CHECK(plain == (uint64_t)known[n].total, "n=%d", n);
