@@ -20,6 +20,9 @@
  * unbiased estimate of the whole case's time and count).  The solutions
  * estimated beside join's exact ones say how good the time's estimate is.
  *
+ * QCOUNT_ISA=LEVEL runs both at that level (the recount's scalar kernel
+ * at "portable").
+ *
  * UNIT may be "last" (the plan's last unit) or "last-K".  stdout: one line
  * per unit: its cases, join's seconds, solutions and nanoseconds a
  * solution, the recount's (estimated where sampled), their ratio, and
@@ -185,6 +188,9 @@ int main(int argc, char **argv)
 {
     if (argc < 3)
         return usage("N and a unit are needed");
+    const char *level = getenv("QCOUNT_ISA");   /* as qcount takes it: join's and the recount's */
+    if (level && *level && qc_isa_select(level) != QC_OK)
+        return usage("QCOUNT_ISA names no level this CPU has");
     char *end;
     errno = 0;
     const long n = strtol(argv[1], &end, 10);

@@ -136,6 +136,38 @@ static void check_mutants(int n, int profile)
     qc_plan_free(plan);
 }
 
+/* [eight lanes] Every case of every unit of N under profile counted by
+ * the oracle's two kernels (the AVX2 one where the CPU has it, and the
+ * scalar one, which the portable level runs): the same solutions and the
+ * same queens placed, as they search the same tree. */
+static void check_kernels(int n, int profile, int *compared)
+{
+    qc_plan *plan = join_plan(n, profile);
+    if (!plan)
+        return;
+    case_list l = {0};
+    for (size_t u = 0; u < qc_plan_unit_count(plan); u++) {
+        l.count = 0;
+        CHECK(qc_plan_unit_describe(plan, u, collect, &l) == QC_OK);
+        for (size_t i = 0; i < l.count; i++) {
+            qc_u128 wide = 0, scalar = 0;
+            uint64_t wide_placed = 0, scalar_placed = 0;
+            CHECK(qc_isa_select(NULL) == QC_OK);
+            CHECK(qc_case_count(n, &l.cases[i], NULL, &wide, &wide_placed) == QC_OK);
+            CHECK(qc_isa_select("portable") == QC_OK);
+            CHECK(qc_case_count(n, &l.cases[i], NULL, &scalar, &scalar_placed) == QC_OK);
+            CHECK(wide == scalar && wide_placed == scalar_placed,
+                  "N=%d profile %d unit %zu case %zu: the kernels differ (placed %llu, %llu)", n,
+                  profile, u, i, (unsigned long long)wide_placed,
+                  (unsigned long long)scalar_placed);
+            *compared += wide_placed != 0;
+        }
+    }
+    CHECK(qc_isa_select(NULL) == QC_OK);
+    free(l.cases);
+    qc_plan_free(plan);
+}
+
 /* What the library refuses: a profile of an engine without profiles, a
  * description of an engine without them, a unit out of range. */
 static void check_refusals(void)
@@ -197,6 +229,12 @@ int main(int argc, char **argv)
     for (size_t p = 0; p < sizeof profiles / sizeof *profiles; p++)
         for (int n = 8; n <= 12; n += 2)
             check_mutants(n, profiles[p]);
+    int compared = 0;
+    for (int n = 4; n <= 13; n++) {
+        check_kernels(n, 0, &compared);
+        check_kernels(n, 28, &compared);
+    }
+    CHECK(compared > 0, "no case placed a queen");
     check_refusals();
     return check_report("cases");
 }
