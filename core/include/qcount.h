@@ -239,15 +239,16 @@ int qc_plan_unit_describe(const qc_plan *plan, size_t unit,
  * CPU has AVX2 and the level (qc_isa_select) is not "portable"; either
  * way the same tree and the same queens placed.  Watches *stop
  * as qc_plan_count_unit_until does (NULL: never stops).  Returns QC_OK,
- * QC_EINVAL (n out of range, c or solutions NULL) or QC_ESTOP. */
+ * QC_EINVAL (n out of range, c or solutions NULL), QC_ENOMEM (its batches,
+ * a few MiB) or QC_ESTOP. */
 int qc_case_count(int n, const qc_unit_case *c, const int *stop, qc_u128 *solutions,
                   uint64_t *placements);
 
 /* Unit `unit` counted again from its description alone
  * (qc_plan_unit_describe, qc_case_count): out->solutions the sum of the
  * cases' weights times their counts, out->placements the queens the
- * backtracking placed.  Returns as qc_plan_unit_describe, or QC_ESTOP;
- * *out is zero on an error. */
+ * backtracking placed.  Returns as qc_plan_unit_describe, or QC_ENOMEM
+ * or QC_ESTOP; *out is zero on an error. */
 int qc_plan_backtrack_unit(const qc_plan *plan, size_t unit, const int *stop, qc_tally *out);
 
 /* ---- fundamental solutions ----------------------------------------- */

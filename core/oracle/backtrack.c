@@ -34,11 +34,12 @@
  * look-ahead, 3 rows about as good as 5 or all (performance-log.md,
  * "2026-12-01 — the record plan's profiles on known boards; the
  * independent recount's cost at N=22 to 28; a real N=28 audit by
- * backtracking"); with [batched rows] a fourth row kept no time
+ * backtracking"); in the scalar [batched rows] a fourth row saved no time
  * ("2026-12-02 — the independent recount in batches of rows"). */
 
-/* [batched rows] Placements of one row extended together: 256 took 0.82
- * of 64's time and 0.50 of 16's on N=20 units, 512 and 1024 little less
+/* [batched rows] Placements of one row extended together: on two N=20
+ * units 256 took 0.78-0.82 of 64's time and 0.45-0.50 of 16's; 512 and
+ * 1024 took 0.89-0.92 of 256's at two and four times the memory
  * ("2026-12-02 — the independent recount in batches of rows"). */
 #define BACKTRACK_BATCH 256
 
