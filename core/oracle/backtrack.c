@@ -56,7 +56,7 @@ typedef struct backtrack_row {
 
 /* One case's search: its rows' sets, each row's batch, the counts, and
  * the pack orders of [eight lanes] (lane k of a mask's order is the k-th
- * lane whose bit is set). */
+ * lane whose bit is set; made only where the AVX2 kernel runs). */
 typedef struct backtrack_search {
     int n;
     uint32_t rows[QC_N_MAX];
@@ -134,6 +134,32 @@ static uint64_t last_rows_scalar(backtrack_search *s, int count)
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 
+/* [eight lanes] Placements [i, i + 8) of batch `in`, of which those from
+ * `end` on are padding: their columns, diagonals, and open columns (none
+ * in a padding lane, so that it places no queen). */
+__attribute__((target("avx2"), always_inline)) static inline __m256i
+load_lanes(const backtrack_row *in, int i, int end, __m256i *cols, __m256i *left, __m256i *right)
+{
+    const int lanes = end - i < BACKTRACK_LANES ? end - i : BACKTRACK_LANES;
+    const __m256i live =
+        _mm256_cmpgt_epi32(_mm256_set1_epi32(lanes), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    *cols = _mm256_loadu_si256((const __m256i *)(in->cols + i));
+    *left = _mm256_loadu_si256((const __m256i *)(in->left + i));
+    *right = _mm256_loadu_si256((const __m256i *)(in->right + i));
+    return _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(in->open + i)), live);
+}
+
+/* The sum of a vector's eight lanes. */
+__attribute__((target("avx2"))) static uint64_t lanes_sum(__m256i v)
+{
+    uint32_t lane[BACKTRACK_LANES];
+    _mm256_storeu_si256((__m256i *)lane, v);
+    uint64_t sum = 0;
+    for (int k = 0; k < BACKTRACK_LANES; k++)
+        sum += lane[k];
+    return sum;
+}
+
 /* [eight lanes] extend_scalar for eight placements at a time: each round
  * takes the lowest open column of every lane (a lane with none left takes
  * none and keeps nothing), and packs the kept extensions to the front of
@@ -154,13 +180,8 @@ __attribute__((target("avx2"))) static int extend_avx2(backtrack_search *s, int 
     __m256i placed = zero;
     int kept = 0;
     for (int i = from; i < from + count; i += BACKTRACK_LANES) {
-        const int lanes = from + count - i < BACKTRACK_LANES ? from + count - i : BACKTRACK_LANES;
-        const __m256i live = _mm256_cmpgt_epi32(_mm256_set1_epi32(lanes),
-                                                _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        const __m256i cols = _mm256_loadu_si256((const __m256i *)(in->cols + i));
-        const __m256i left = _mm256_loadu_si256((const __m256i *)(in->left + i));
-        const __m256i right = _mm256_loadu_si256((const __m256i *)(in->right + i));
-        __m256i open = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(in->open + i)), live);
+        __m256i cols, left, right;
+        __m256i open = load_lanes(in, i, from + count, &cols, &left, &right);
         while (!_mm256_testz_si256(open, open)) {
             const __m256i bit = _mm256_and_si256(open, _mm256_sub_epi32(zero, open));
             open = _mm256_xor_si256(open, bit);
@@ -193,10 +214,7 @@ __attribute__((target("avx2"))) static int extend_avx2(backtrack_search *s, int 
             kept += __builtin_popcount((unsigned)keep);
         }
     }
-    uint32_t lane[BACKTRACK_LANES];
-    _mm256_storeu_si256((__m256i *)lane, placed);
-    for (int k = 0; k < BACKTRACK_LANES; k++)
-        s->placed += lane[k];
+    s->placed += lanes_sum(placed);
     return kept;
 }
 
@@ -208,13 +226,8 @@ __attribute__((target("avx2"))) static uint64_t last_rows_avx2(backtrack_search 
     const __m256i last = _mm256_set1_epi32((int)s->rows[s->n - 1]);
     __m256i found = zero, placed = zero;
     for (int i = 0; i < count; i += BACKTRACK_LANES) {
-        const int lanes = count - i < BACKTRACK_LANES ? count - i : BACKTRACK_LANES;
-        const __m256i live = _mm256_cmpgt_epi32(_mm256_set1_epi32(lanes),
-                                                _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        const __m256i cols = _mm256_loadu_si256((const __m256i *)(in->cols + i));
-        const __m256i left = _mm256_loadu_si256((const __m256i *)(in->left + i));
-        const __m256i right = _mm256_loadu_si256((const __m256i *)(in->right + i));
-        __m256i open = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(in->open + i)), live);
+        __m256i cols, left, right;
+        __m256i open = load_lanes(in, i, count, &cols, &left, &right);
         while (!_mm256_testz_si256(open, open)) {
             const __m256i bit = _mm256_and_si256(open, _mm256_sub_epi32(zero, open));
             open = _mm256_xor_si256(open, bit);
@@ -229,15 +242,8 @@ __attribute__((target("avx2"))) static uint64_t last_rows_avx2(backtrack_search 
             found = _mm256_add_epi32(found, _mm256_andnot_si256(_mm256_cmpeq_epi32(free, zero), has));
         }
     }
-    uint32_t lf[BACKTRACK_LANES], lp[BACKTRACK_LANES];
-    _mm256_storeu_si256((__m256i *)lf, found);
-    _mm256_storeu_si256((__m256i *)lp, placed);
-    uint64_t sum = 0;
-    for (int k = 0; k < BACKTRACK_LANES; k++) {
-        sum += lf[k];
-        s->placed += lp[k];
-    }
-    return sum;
+    s->placed += lanes_sum(placed);
+    return lanes_sum(found);
 }
 
 /* Whether the AVX2 kernel runs: the CPU has AVX2 and the library's level
@@ -333,7 +339,7 @@ int qc_case_count(int n, const qc_unit_case *c, const int *stop, qc_u128 *soluti
     s->wide = backtrack_wide();
     for (int r = 0; r < n; r++)
         s->rows[r] = c->rows[r] & full;
-    for (unsigned keep = 0; keep < 256; keep++) {
+    for (unsigned keep = 0; s->wide && keep < 256; keep++) {
         int k = 0;
         for (uint32_t lane = 0; lane < BACKTRACK_LANES; lane++)
             if (keep >> lane & 1u)
