@@ -5,7 +5,9 @@
  * the halving engine, every split it may choose (centre widths, key
  * bits, 64-bit lanes) and its patterns cut into slices that share band
  * lists ([even slices]), against the published totals.
- * Usage: test_join_plan KNOWN_TSV
+ * Usage: test_join_plan KNOWN_TSV [quick|large]
+ * quick: the sweeps over sizes end a board or two lower, where the code
+ * is instrumented or emulated (the Release build runs them whole).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +22,10 @@
 #include "plan.h"
 #include "check.h"
 #include "known.h"
+
+/* 1 under "quick": the sweeps over sizes stop a size lower (the coarse
+ * sort's two), where each size costs four or five times the one below */
+static int quick;
 
 /* Weights against brute-force orbits: over the canonical units, the
  * weights of the counted sets add up to the number of all top sets (each
@@ -167,7 +173,7 @@ static void test_engine(int n_plan_max)
  * published totals. */
 static void test_parameters(const known_count *known)
 {
-    for (int n = 1; n <= 11; n++) {
+    for (int n = 1; n <= 11 - quick; n++) {
         int slots = n % 2 ? 2 * n : 2 * (n - 1);
         for (int m = n % 2; m <= n; m += 2)
             for (int k = 0; k <= 8 && k <= slots; k += (n > 8 ? 3 : 1))
@@ -201,7 +207,7 @@ static void test_parameters(const known_count *known)
  * group, fail it. */
 static void test_coarse_sort(const known_count *known)
 {
-    for (int n = 12; n <= 15; n++)
+    for (int n = 12; n <= 15 - 2 * quick; n++)
         for (int k = 3; k <= 15; k += 3)
             for (int variant = 0; variant < 4; variant++) {
                 qcj_settings s = qcj_settings_of(n);
@@ -267,7 +273,7 @@ static void test_slices(const known_count *known)
  * from the plan's own wherever that cuts fewer. */
 static void test_set_units(const known_count *known)
 {
-    for (int n = 12; n <= 16; n++)
+    for (int n = 12; n <= 16 - quick; n++)
         for (int own = 0; own < 2; own++) {
             qcj_settings s = qcj_settings_of(n);
             s.set_units = 1;
@@ -351,7 +357,7 @@ static void test_fingerprints_kept(void)
  * fingerprint. */
 static void test_set_shares(const known_count *known)
 {
-    for (int n = 10; n <= 16; n++) {
+    for (int n = 10; n <= 16 - quick; n++) {
         qcj_settings s = qcj_settings_of(n), sets = s;
         s.set_units = sets.set_units = 1;
         s.own_lists = n % 2;
@@ -712,7 +718,7 @@ static void test_large_bands(const known_count *known, int n_max)
 static void test_halves_capped(const known_count *known)
 {
     for (int keyed = 0; keyed < 2; keyed++) {
-        for (int n = 8; n <= 13; n++) {
+        for (int n = 8; n <= 13 - quick; n++) {
             qcj_settings whole = qcj_settings_of(n), capped = whole;
             if (keyed)
                 whole.set_key_from = capped.set_key_from = 0;
@@ -739,7 +745,7 @@ static void test_halves_capped(const known_count *known)
 static void test_memory_budget(const known_count *known)
 {
     const size_t budgets[] = {1u << 11, 1u << 14, 1u << 18};
-    for (int n = 8; n <= 13; n++)
+    for (int n = 8; n <= 13 - quick; n++)
         for (size_t b = 0; b < sizeof budgets / sizeof *budgets; b++) {
             qcj_settings plain = qcj_settings_of(n), lean;
             plain.own_lists = 1;
@@ -862,7 +868,7 @@ static size_t sorted_halves(const qcj_plan *jp, int bottom, const qcj_side *s, u
  * fewer for some. */
 static void test_own_lists(const known_count *known)
 {
-    for (int n = 12; n <= 16; n++) {
+    for (int n = 12; n <= 16 - quick; n++) {
         qcj_settings shared = qcj_settings_of(n), own = shared;
         shared.own_lists = 0;
         own.own_lists = 1;
@@ -922,11 +928,13 @@ static void test_own_lists(const known_count *known)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2 && !(argc == 3 && !strcmp(argv[2], "large"))) {
-        fprintf(stderr, "usage: %s KNOWN_TSV [large]\n", argv[0]);
+    const char *mode = argc == 3 ? argv[2] : "";
+    if (argc < 2 || argc > 3 || (argc == 3 && strcmp(mode, "large") && strcmp(mode, "quick"))) {
+        fprintf(stderr, "usage: %s KNOWN_TSV [quick|large]\n", argv[0]);
         return 2;
     }
-    const int large = argc == 3;
+    const int large = !strcmp(mode, "large");
+    quick = !strcmp(mode, "quick");
     static known_count known[QC_N_MAX + 1];
     known_load(argv[1], known);
     if (large) {
