@@ -2,7 +2,7 @@
 // bench_shim.cpp — Google Benchmark over the C API: one benchmark per
 // (engine, N, workers), each iteration what `qcount N` does (the plan
 // built, its units counted over the workers, the plan freed), reporting
-// wall and process CPU time and the engine's work per second.  The only
+// wall and process CPU time and the engine's steps per second (qc_tally).  The only
 // C++ in qcount; it calls libqcount exactly as the CLI does.
 // QCOUNT_BENCH_N and QCOUNT_BENCH_THREADS pick the boards and the worker
 // counts (see below).
@@ -21,13 +21,6 @@
 #include "qcount.h"
 #include "textbook.h"
 
-// The work counter's name: qc_tally.placements is the queens placed for
-// the backtracking engines, and the join engine's joins (band placements
-// and pairs tested, core/join/unit.c) for join.
-static const char *work_name(qc_engine_id engine)
-{
-    return engine == QC_ENGINE_JOIN ? "joins/s" : "placements/s";
-}
 
 static void BM_count(benchmark::State &state, qc_engine_id engine, int n, int workers)
 {
@@ -36,7 +29,7 @@ static void BM_count(benchmark::State &state, qc_engine_id engine, int n, int wo
     opts.threads = workers;
     opts.bind = QC_BIND_PIN;
     qc_result r{};
-    double work = 0;
+    double steps = 0;
     for (auto _ : state) {
         // a plan per iteration, as every run of the program builds one: a
         // plan counted again would reuse what its first count cached
@@ -49,10 +42,10 @@ static void BM_count(benchmark::State &state, qc_engine_id engine, int n, int wo
             state.SkipWithError(qc_strerror(rc));
             break;
         }
-        work += static_cast<double>(r.placements);
+        steps += static_cast<double>(r.steps);
         benchmark::DoNotOptimize(r.total);
     }
-    state.counters[work_name(engine)] = benchmark::Counter(work, benchmark::Counter::kIsRate);
+    state.counters["steps/s"] = benchmark::Counter(steps, benchmark::Counter::kIsRate);
     state.counters["total"] = static_cast<double>(r.total);
     state.counters["n"] = n;
     state.counters["workers"] = r.threads;   // as granted
@@ -131,15 +124,15 @@ static void register_counts()
 static void BM_textbook(benchmark::State &state)
 {
     const int n = static_cast<int>(state.range(0));
-    double placements = 0;
+    double steps = 0;
     uint64_t total = 0;
     for (auto _ : state) {
         uint64_t placed = 0;
         total = qcb_textbook_count(n, &placed);
-        placements += static_cast<double>(placed);
+        steps += static_cast<double>(placed);
         benchmark::DoNotOptimize(total);
     }
-    state.counters["placements/s"] = benchmark::Counter(placements, benchmark::Counter::kIsRate);
+    state.counters["steps/s"] = benchmark::Counter(steps, benchmark::Counter::kIsRate);
     state.counters["total"] = static_cast<double>(total);
     state.SetLabel("textbook");
 }
@@ -152,15 +145,15 @@ static void BM_symmetric(benchmark::State &state)
 {
     const int n = static_cast<int>(state.range(0));
     qc_u128 r90 = 0, r180 = 0;
-    uint64_t placements = 0;
-    double total_placements = 0;
+    uint64_t steps = 0;
+    double total_steps = 0;
     for (auto _ : state) {
-        placements = 0;
-        qc_symmetric_counts(n, &r90, &r180, &placements);
-        total_placements += static_cast<double>(placements);
+        steps = 0;
+        qc_symmetric_counts(n, &r90, &r180, &steps);
+        total_steps += static_cast<double>(steps);
         benchmark::DoNotOptimize(r180);
     }
-    state.counters["placements/s"] = benchmark::Counter(total_placements, benchmark::Counter::kIsRate);
+    state.counters["steps/s"] = benchmark::Counter(total_steps, benchmark::Counter::kIsRate);
     state.counters["r90"] = static_cast<double>(r90);
     state.counters["r180"] = static_cast<double>(r180);
 }

@@ -25,7 +25,7 @@ static uint64_t textbook_rows(int n, uint32_t cols, uint32_t ld, uint32_t rd, in
     return count;
 }
 
-uint64_t qcb_textbook_count(int n, uint64_t *placements)
+uint64_t qcb_textbook_count(int n, uint64_t *steps)
 {
     uint64_t total = 0, placed = 0;
     for (int c = 0; c < n / 2; c++) {          /* left half, doubled */
@@ -47,6 +47,6 @@ uint64_t qcb_textbook_count(int n, uint64_t *placements)
         if (n == 1)
             total = 1;
     }
-    *placements = placed;
+    *steps = placed;
     return total;
 }

@@ -6,7 +6,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-uint64_t qcb_textbook_count(int n, uint64_t *placements);
+uint64_t qcb_textbook_count(int n, uint64_t *steps);
 #ifdef __cplusplus
 }
 #endif

@@ -38,7 +38,7 @@
 typedef struct sym_search {
     int n;
     uint32_t full;
-    uint64_t placements;
+    uint64_t steps;
 } sym_search;
 
 /* Half turn: rows r and n-1-r are filled together, r = 0..n/2-1.  Row r
@@ -58,7 +58,7 @@ static uint64_t r180_rows(sym_search *s, int r, uint32_t cols, uint64_t d1, uint
         int c = __builtin_ctz(free);
         free &= free - 1;
         int mc = n - 1 - c;
-        s->placements += 2;
+        s->steps += 2;
         found += r180_rows(s, r + 1, cols | 1u << c | 1u << mc,
                            d1 | 1ull << (r + c) | 1ull << (mirror_row + mc),
                            d2 | 1ull << (c - r + n - 1) | 1ull << (mc - mirror_row + n - 1));
@@ -96,18 +96,18 @@ static uint64_t r90_orbits(sym_search *s, r90_board b)
         r90_board next = b;
         if (r90_put(&next, n, r, c) && r90_put(&next, n, c, n - 1 - r) &&
             r90_put(&next, n, n - 1 - r, n - 1 - c) && r90_put(&next, n, n - 1 - c, r)) {
-            s->placements += 4;
+            s->steps += 4;
             found += r90_orbits(s, next);
         }
     }
     return found;
 }
 
-int qc_symmetric_counts(int n, qc_u128 *r90, qc_u128 *r180, uint64_t *placements)
+int qc_symmetric_counts(int n, qc_u128 *r90, qc_u128 *r180, uint64_t *steps)
 {
     if (!r90 || !r180 || n < QC_N_MIN || n > QC_N_MAX)
         return QC_EINVAL;
-    sym_search s = {.n = n, .full = n >= 32 ? 0xffffffffu : (1u << n) - 1u, .placements = 0};
+    sym_search s = {.n = n, .full = n >= 32 ? 0xffffffffu : (1u << n) - 1u, .steps = 0};
     const int m = (n - 1) / 2;      /* the centre, for odd n */
     uint32_t cols = 0;
     uint64_t d1 = 0, d2 = 0;
@@ -124,8 +124,8 @@ int qc_symmetric_counts(int n, qc_u128 *r90, qc_u128 *r180, uint64_t *placements
             r90_put(&b, n, m, m);
         *r90 = r90_orbits(&s, b);
     }
-    if (placements)
-        *placements = s.placements;
+    if (steps)
+        *steps = s.steps;
     return QC_OK;
 }
 

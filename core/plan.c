@@ -137,7 +137,7 @@ int qc_plan_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
     if (!out)
         return QC_EINVAL;
     out->solutions = 0;
-    out->placements = 0;
+    out->steps = 0;
     if (!plan || unit >= plan->unit_count)
         return QC_EINVAL;
     int (*trap)(size_t) = __atomic_load_n(&qci_plan_unit_trap, __ATOMIC_ACQUIRE);
@@ -146,7 +146,7 @@ int qc_plan_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
     int rc = plan->ops->count_unit(plan, unit, out);
     if (rc != QC_OK) {
         out->solutions = 0;   /* a failed unit counts nothing */
-        out->placements = 0;
+        out->steps = 0;
     }
     return rc;
 }
@@ -156,7 +156,7 @@ int qc_plan_recount_unit(const qc_plan *plan, size_t unit, qc_tally *out, const 
     if (!out)
         return QC_EINVAL;
     out->solutions = 0;
-    out->placements = 0;
+    out->steps = 0;
     if (how)
         *how = "none";
     if (!plan || unit >= plan->unit_count)
@@ -167,7 +167,7 @@ int qc_plan_recount_unit(const qc_plan *plan, size_t unit, qc_tally *out, const 
     int rc = plan->ops->recount_unit(plan, unit, out, &path);
     if (rc != QC_OK) {
         out->solutions = 0;   /* a failed unit counts nothing */
-        out->placements = 0;
+        out->steps = 0;
     }
     if (how)
         *how = path;
@@ -187,7 +187,7 @@ int qc_plan_count_unit_until(const qc_plan *plan, size_t unit, const int *stop, 
         return QC_EINVAL;
     if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED)) {
         out->solutions = 0;
-        out->placements = 0;
+        out->steps = 0;
         return QC_ESTOP;
     }
     const int *outer = qci_stop_flag;
@@ -196,7 +196,7 @@ int qc_plan_count_unit_until(const qc_plan *plan, size_t unit, const int *stop, 
     qci_stop_flag = outer;
     if (rc == QC_OK && stop && __atomic_load_n(stop, __ATOMIC_RELAXED)) {
         out->solutions = 0;  /* raised as the unit ended: it may have been cut */
-        out->placements = 0; /* short unseen, and a count is never partial */
+        out->steps = 0; /* short unseen, and a count is never partial */
         return QC_ESTOP;
     }
     return rc;

@@ -123,7 +123,7 @@ static void count_member(void *ctx, int me, int team)
     }
     pthread_mutex_lock(&r->report_lock);
     r->sum.solutions += mine.solutions;
-    r->sum.placements += mine.placements;
+    r->sum.steps += mine.steps;
     r->sum.units += mine.units;
     pthread_mutex_unlock(&r->report_lock);
 }
@@ -141,12 +141,12 @@ static int sum_up(const run_state *r, qc_result *result)
     result->seconds = qct_now_seconds() - r->rep.start;
     result->cpu_seconds = qct_cpu_seconds() - r->rep.cpu_start;
     result->total = r->known.solutions;
-    result->placements = r->known.placements;
+    result->steps = r->known.steps;
     result->units = r->resumed;
     result->units_resumed = r->resumed;
-    result->placements_resumed = r->known.placements;
+    result->steps_resumed = r->known.steps;
     result->total += r->sum.solutions;
-    result->placements += r->sum.placements;
+    result->steps += r->sum.steps;
     result->units += r->sum.units;
     result->threads = r->ran;
     result->cpu_count = qct_topology_team_cpus(r->topo, r->ran, r->bind, result->cpus,

@@ -12,7 +12,7 @@
 int qct_todo_open(qct_todo *t, const qc_run_options *opts, size_t units, qc_tally *known,
                   size_t *resumed)
 {
-    *known = (qc_tally){0, 0};
+    *known = (qc_tally){.solutions = 0, .steps = 0};
     *resumed = 0;
     *t = (qct_todo){.bits = calloc(units / 64 + 1, sizeof *t->bits)};
     if (!t->bits)
@@ -22,7 +22,7 @@ int qct_todo_open(qct_todo *t, const qc_run_options *opts, size_t units, qc_tall
         qc_tally k;
         if (opts && opts->unit_known && opts->unit_known(opts->hook_ctx, u, &k)) {
             known->solutions += k.solutions;   /* resumed from a ledger */
-            known->placements += k.placements;
+            known->steps += k.steps;
             (*resumed)++;
         } else {
             t->bits[u / 64] |= (uint64_t)1 << (u % 64);
@@ -96,7 +96,7 @@ void qct_report_unit(qct_reporter *r, size_t unit, const qc_tally *t)
         __atomic_store_n(&r->hook_failed, 1, __ATOMIC_RELAXED);
     r->where.units_done++;
     r->where.work_done += qc_plan_unit_cost(r->plan, unit);
-    r->where.placements += t->placements;
+    r->where.steps += t->steps;
 }
 
 void qct_report_progress(qct_reporter *r)

@@ -42,7 +42,7 @@ size_t qct_todo_next(const qct_todo *t, size_t from);
  * two threads write the same line (false sharing); summed once at the end. */
 typedef struct qct_thread_sum {
     _Alignas(64) qc_u128 solutions;
-    qc_u128 placements;
+    qc_u128 steps;
     size_t units;
     double busy;              /* seconds inside units (MPI's report only) */
 } qct_thread_sum;
@@ -50,7 +50,7 @@ typedef struct qct_thread_sum {
 static inline void qct_thread_sum_add(qct_thread_sum *sum, const qc_tally *t)
 {
     sum->solutions += t->solutions;
-    sum->placements += t->placements;
+    sum->steps += t->steps;
     sum->units++;
 }
 

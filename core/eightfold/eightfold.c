@@ -112,7 +112,7 @@ int qce_count_unit_with(const qc_plan *plan, size_t unit, int stop_rows, qc_tall
     uint64_t found = 0, placed = 0;
     int rc = qce_count_rows_now(&rows, stop_rows, &found, &placed);
     out->solutions = (qc_u128)found * u->weight;
-    out->placements = placed;
+    out->steps = placed;
     return rc;
 }
 

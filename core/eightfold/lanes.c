@@ -219,9 +219,9 @@ static inline int ef_stopped(const int *stop)
  * the one without a flag is the plain kernel. */
 static inline __attribute__((always_inline)) uint64_t
 ef_lanes(const qce_rows *rows, ef_source *src, int level, int deep, const int *stop,
-         uint64_t *placements)
+         uint64_t *steps)
 {
-    uint64_t solutions = 0, placed = 0, steps = 0;
+    uint64_t solutions = 0, placed = 0, lane_steps = 0;
     const int last = rows->levels - 2;
     const qce_level *lv = rows->lv;
     ef_lane lanes[QCE_LANES];
@@ -239,7 +239,7 @@ ef_lanes(const qce_rows *rows, ef_source *src, int level, int deep, const int *s
             #pragma GCC unroll 8
             for (int k = 0; k < QCE_LANES; k++)
                 ef_step(&lanes[k], lv, last, &solutions);
-            steps += QCE_LANES;
+            lane_steps += QCE_LANES;
             int starved = 0;
             #pragma GCC unroll 8
             for (int k = 0; k < QCE_LANES; k++) {
@@ -260,21 +260,21 @@ ef_lanes(const qce_rows *rows, ef_source *src, int level, int deep, const int *s
     for (int k = 0; k < QCE_LANES; k++) {
         if (ef_stopped(stop))
             break;
-        for (; lanes[k].live; steps++)
+        for (; lanes[k].live; lane_steps++)
             ef_step(&lanes[k], lv, last, &solutions);
     }
 out:
-    /* every step placed one queen; each solution is one more on the last row */
-    *placements += placed + steps + solutions;
+    /* every lane step placed one queen; each solution is one more on the last row */
+    *steps += placed + lane_steps + solutions;
     return solutions;
 }
 
 int QC_LEVEL(qce_count_rows)(const qce_rows *rows, int stop_rows, uint64_t *solutions,
-                             uint64_t *placements)
+                             uint64_t *steps)
 {
     *solutions = 0;
     if (rows->levels < EF_LANE_MIN_LEVELS) {
-        *solutions = qce_count_plain(rows, placements);
+        *solutions = qce_count_plain(rows, steps);
         return QC_OK;
     }
     const int *stop = qci_stop_flag;
@@ -283,18 +283,18 @@ int QC_LEVEL(qce_count_rows)(const qce_rows *rows, int stop_rows, uint64_t *solu
     ef_seed seeds[QC_N_MAX * QC_N_MAX];
     uint64_t placed = 0;
     ef_source src = {.seeds = seeds, .count = ef_seeds(rows, seeds, &placed)};
-    *placements += placed;
+    *steps += placed;
     if (!stop) {
-        *solutions = ef_lanes(rows, &src, EF_SEED_LEVELS, 0, NULL, placements);
+        *solutions = ef_lanes(rows, &src, EF_SEED_LEVELS, 0, NULL, steps);
         return QC_OK;
     }
     const int top = rows->levels - stop_rows;
     if (top <= EF_SEED_LEVELS) {
-        *solutions = ef_lanes(rows, &src, EF_SEED_LEVELS, 0, stop, placements);
+        *solutions = ef_lanes(rows, &src, EF_SEED_LEVELS, 0, stop, steps);
     } else {
         src.top = top;
         src.d = EF_SEED_LEVELS - 1;
-        *solutions = ef_lanes(rows, &src, top, 1, stop, placements);
+        *solutions = ef_lanes(rows, &src, top, 1, stop, steps);
     }
     return ef_stopped(stop) ? QC_ESTOP : QC_OK;
 }

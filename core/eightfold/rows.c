@@ -42,7 +42,7 @@ void qce_rows_build(int n, qce_constellation k, qce_rows *rows)
     }
 }
 
-uint64_t qce_count_plain(const qce_rows *rows, uint64_t *placements)
+uint64_t qce_count_plain(const qce_rows *rows, uint64_t *steps)
 {
     const int levels = rows->levels;
     uint64_t placed = 0;
@@ -50,7 +50,7 @@ uint64_t qce_count_plain(const qce_rows *rows, uint64_t *placements)
         return 1;
     if (levels == 1) {
         uint64_t c = (uint64_t)__builtin_popcount(~rows->lv[0].block);
-        *placements += c;
+        *steps += c;
         return c;
     }
     const int li = levels - 2, lj = levels - 1;
@@ -59,7 +59,7 @@ uint64_t qce_count_plain(const qce_rows *rows, uint64_t *placements)
     if (levels == 2) {
         uint64_t c = qce_finish2(qce_free(0, 0, 0, rows, li), qce_free(0, 0, 0, rows, lj),
                                  s_ij, &placed);
-        *placements += placed;
+        *steps += placed;
         return c;
     }
 
@@ -100,6 +100,6 @@ uint64_t qce_count_plain(const qce_rows *rows, uint64_t *placements)
         uint32_t ahead = qce_free(c, a, m, rows, d + 1);
         todo[d] = ahead ? qce_free(c, a, m, rows, d) : 0;
     }
-    *placements += placed;
+    *steps += placed;
     return solutions;
 }

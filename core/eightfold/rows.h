@@ -78,7 +78,7 @@ static inline uint64_t qce_finish2(uint32_t f1, uint32_t f2, int s, uint64_t *pl
 
 /* Completions of the interior given the fixed rows, by a plain loop, for
  * the few units with less than 4 rows to fill (N <= 7 only); adds the
- * queens it places to *placements. */
-uint64_t qce_count_plain(const qce_rows *rows, uint64_t *placements);
+ * queens it places (its steps) to *steps. */
+uint64_t qce_count_plain(const qce_rows *rows, uint64_t *steps);
 
 #endif

@@ -116,7 +116,7 @@ static int halving_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
     uint64_t found = 0, placed = 0;
     int rc = qck_count_completions_now(plan->n, u->board, plan->n - data->depth, &found, &placed);
     out->solutions = (qc_u128)found * u->weight;
-    out->placements = placed;
+    out->steps = placed;
     return rc;
 }
 

@@ -56,6 +56,17 @@ const char *qc_version_string(void);
 /* Boards are bitmasks in 32-bit words, so N is at most 32.  Totals pass
  * 2^64 from N=29 on, so every total is kept in 128 bits (a GCC and clang
  * type; __extension__ keeps -Wpedantic quiet about it). */
+/* QC_ALSO_NAMED(new, old): a struct member declared `new` that code may
+ * also reach by its former declaration `old` (an anonymous union of the
+ * two, where the language has one: C11, C++, or GNU C). */
+#if defined(__cplusplus) || (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L)
+#define QC_ALSO_NAMED(new_member, old_member) union { new_member; old_member; }
+#elif defined(__GNUC__)
+#define QC_ALSO_NAMED(new_member, old_member) __extension__ union { new_member; old_member; }
+#else
+#define QC_ALSO_NAMED(new_member, old_member) new_member
+#endif
+
 #define QC_N_MIN 1
 #define QC_N_MAX 32
 
@@ -121,14 +132,15 @@ int qc_engine_lookup(const char *name, qc_engine_id *out);
 qc_engine_id qc_engine_default(int n);
 
 /* What counting one work unit found.  solutions is already multiplied by
- * the unit's symmetry weight; placements is the measure of work done: for
- * the backtracking engines (halving, eightfold, dlx, brute) the queens the
- * search put on the board (its nodes); for join its joins, the queens
- * placed in its bands plus the pairs of band placements and of halves it
- * tested (the benchmark reports it as joins/s). */
+ * the unit's symmetry weight; steps is the work done, counted: for the
+ * backtracking engines (halving, eightfold, dlx, brute) the queens the
+ * search put on the board (its nodes); for join the queens placed in its
+ * bands plus the pairs of band placements and of halves it tested.  (The
+ * work a unit is estimated to take before it is counted is its cost,
+ * qc_plan_unit_cost.)  steps was called placements, which still names it. */
 typedef struct qc_tally {
     qc_u128 solutions;
-    uint64_t placements;
+    QC_ALSO_NAMED(uint64_t steps, uint64_t placements);
 } qc_tally;
 
 /* A plan is one engine's division of an N-board into work units.  Units
@@ -168,7 +180,7 @@ int qc_plan_count_unit_until(const qc_plan *plan, size_t unit, const int *stop, 
  * with qc_plan_count_unit's, to audit a recorded tally: a join unit by its
  * AND loop (one AND per pair of halves) at the portable level, instead of
  * the byte tables at the running level.  The solutions are the same; the
- * work (placements) is too on even N, and may differ on odd N, whose
+ * steps are too on even N, and may differ on odd N, whose
  * middle queen the AND loop treats otherwise.  Returns as
  * qc_plan_count_unit, and QC_ENOTSUP for the
  * other engines, which have no second path (recount them at another
@@ -234,7 +246,7 @@ int qc_plan_unit_describe(const qc_plan *plan, size_t unit,
  * in c->rows[r] for every r, by plain backtracking row by row (bitmasks,
  * the rows' sets as constraints; core/oracle/backtrack.c, which shares no
  * code with any engine), into *solutions, not multiplied by the weight;
- * adds the queens it placed to *placements when not NULL.  It extends
+ * adds the queens it placed (its steps) to *steps when not NULL.  It extends
  * many partial placements a row at a time, eight in a vector where the
  * CPU has AVX2 and the level (qc_isa_select) is not "portable"; either
  * way the same tree and the same queens placed.  Watches *stop
@@ -242,11 +254,11 @@ int qc_plan_unit_describe(const qc_plan *plan, size_t unit,
  * QC_EINVAL (n out of range, c or solutions NULL), QC_ENOMEM (its batches,
  * a few MiB) or QC_ESTOP. */
 int qc_case_count(int n, const qc_unit_case *c, const int *stop, qc_u128 *solutions,
-                  uint64_t *placements);
+                  uint64_t *steps);
 
 /* Unit `unit` counted again from its description alone
  * (qc_plan_unit_describe, qc_case_count): out->solutions the sum of the
- * cases' weights times their counts, out->placements the queens the
+ * cases' weights times their counts, out->steps the queens the
  * backtracking placed.  Returns as qc_plan_unit_describe, or QC_ENOMEM
  * or QC_ESTOP; *out is zero on an error. */
 int qc_plan_backtrack_unit(const qc_plan *plan, size_t unit, const int *stop, qc_tally *out);
@@ -255,9 +267,9 @@ int qc_plan_backtrack_unit(const qc_plan *plan, size_t unit, const int *stop, qc
 
 /* Counts the solutions unchanged by a quarter turn (*r90) and by a half
  * turn (*r180) with two small searches; adds the queens they place to
- * *placements when it is not NULL.  Returns QC_OK, or QC_EINVAL for n out
+ * *steps when it is not NULL.  Returns QC_OK, or QC_EINVAL for n out
  * of range or r90 or r180 NULL. */
-int qc_symmetric_counts(int n, qc_u128 *r90, qc_u128 *r180, uint64_t *placements);
+int qc_symmetric_counts(int n, qc_u128 *r90, qc_u128 *r180, uint64_t *steps);
 /* Solutions distinct under rotation and reflection (OEIS A002562), by
  * Burnside's lemma: (total + 2*r90 + r180) / 8 for n > 1 (a solution is
  * never fixed by a reflection, and a quarter turn fixes it exactly when the
@@ -276,7 +288,8 @@ typedef struct qc_progress {
     double work_done;     /* of work_total, work_resumed included           */
     double work_total;
     double work_resumed;
-    qc_u128 placements;   /* placed by this run so far (resumed excluded)  */
+    /* steps (qc_tally) of this run so far (resumed excluded) */
+    QC_ALSO_NAMED(qc_u128 steps, qc_u128 placements);
     double seconds;       /* since the run started                         */
 } qc_progress;
 
@@ -321,10 +334,11 @@ typedef struct qc_run_options {
  * changes only with the library's major version (its soname). */
 typedef struct qc_result {
     qc_u128 total;        /* solutions on the whole board                  */
-    qc_u128 placements;   /* queens placed by the search, all units        */
+    QC_ALSO_NAMED(qc_u128 steps, qc_u128 placements);   /* qc_tally's, all units */
     size_t units;         /* work units counted (resumed ones included)    */
     size_t units_resumed; /* of those, taken from unit_known               */
-    qc_u128 placements_resumed; /* of placements, from unit_known          */
+    /* of steps, from unit_known */
+    QC_ALSO_NAMED(qc_u128 steps_resumed, qc_u128 placements_resumed);
     int threads;          /* threads that ran                              */
     double seconds;       /* wall-clock time of the run                    */
     double cpu_seconds;   /* CPU time of the calling process (every thread,

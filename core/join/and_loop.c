@@ -40,9 +40,9 @@ __attribute__((noinline)) static uint64_t disjoint(const uint64_t *tops, size_t 
 }
 
 static int and_count(const qcj_join_shape *shape, const qcj_groups *tops, const qcj_groups *bottoms,
-                     uint32_t extra, qcj_vec *work, uint64_t *pairs, uint64_t *tested)
+                     uint32_t extra, qcj_vec *scratch, uint64_t *pairs, uint64_t *tested)
 {
-    (void)work;
+    (void)scratch;
     const uint32_t kmask = (1u << shape->key_bits) - 1u;
     const uint32_t *toff = tops->off, *boff = bottoms->off;
     uint64_t found = 0, tried = 0;

@@ -469,7 +469,7 @@ int qcj_plan_create_with(qc_plan **out, int n, const qcj_settings *s)
     return QC_OK;
 }
 
-int qcj_count_with(int n, const qcj_settings *s, qc_u128 *total, qc_u128 *work)
+int qcj_count_with(int n, const qcj_settings *s, qc_u128 *total, qc_u128 *steps)
 {
     qc_plan *plan;
     int rc = qcj_plan_create_with(&plan, n, s);
@@ -481,8 +481,8 @@ int qcj_count_with(int n, const qcj_settings *s, qc_u128 *total, qc_u128 *work)
         rc = join_count_unit(plan, u, &t);
         if (rc == QC_OK) {
             *total += t.solutions;
-            if (work)
-                *work += t.placements;
+            if (steps)
+                *steps += t.steps;
         }
     }
     join_release(plan);                 /* as qc_plan_free, without the registry */

@@ -120,12 +120,12 @@ typedef struct qcj_joiner {
     /* The pairs (top in group tg, bottom in a group inside ~(tg | extra))
      * whose ANDed parts are disjoint, into *pairs; adds the pairs tested
      * (both groups' sizes multiplied, padding not counted) to *tested.
-     * `work` is the joiner's own scratch, kept from call to call.  Returns
+     * `scratch` is the joiner's own scratch, kept from call to call.  Returns
      * QC_OK; QC_ENOMEM; or QC_ESTOP where the thread's stop flag rose
      * ([stop check], stop.h: the tables read it between parts of a tiled
      * join).  *pairs is undefined unless QC_OK. */
     int (*count)(const qcj_join_shape *shape, const qcj_groups *tops, const qcj_groups *bottoms,
-                 uint32_t extra, qcj_vec *work, uint64_t *pairs, uint64_t *tested);
+                 uint32_t extra, qcj_vec *scratch, uint64_t *pairs, uint64_t *tested);
 } qcj_joiner;
 
 /* Each level's own joiners: its byte tables (its tables_<level>.c) and

@@ -41,7 +41,7 @@ static _Thread_local struct {
  * (performance-log.md, "2026-11-29 — the sampler's joined parts made like
  * a whole join; the record plan again"). */
 static int timed_count(const qcj_join_shape *shape, const qcj_groups *tops,
-                       const qcj_groups *bottoms, uint32_t extra, qcj_vec *work, uint64_t *pairs,
+                       const qcj_groups *bottoms, uint32_t extra, qcj_vec *scratch, uint64_t *pairs,
                        uint64_t *tested)
 {
     double t0;
@@ -52,7 +52,7 @@ static int timed_count(const qcj_join_shape *shape, const qcj_groups *tops,
         for (int pass = 0; pass < 2; pass++) {
             uint64_t no_pairs = 0, no_tested = 0;
             t = thread_seconds();
-            const int rc = timed.inner->count(&none, tops, bottoms, extra, work, &no_pairs,
+            const int rc = timed.inner->count(&none, tops, bottoms, extra, scratch, &no_pairs,
                                               &no_tested);
             if (rc != QC_OK)
                 return rc;
@@ -63,7 +63,7 @@ static int timed_count(const qcj_join_shape *shape, const qcj_groups *tops,
     } else {
         t0 = thread_seconds();
     }
-    const int rc = timed.inner->count(shape, tops, bottoms, extra, work, pairs, tested);
+    const int rc = timed.inner->count(shape, tops, bottoms, extra, scratch, pairs, tested);
     timed.join_seconds += thread_seconds() - t0;
     return rc;
 }
@@ -95,7 +95,7 @@ int qcj_probe_sets(qcj_probe *pr, uint64_t lo, uint64_t hi, uint32_t samples, ui
 {
     const qcj_plan *data = pr->plan->engine_data;
     out->solutions = 0;
-    out->placements = 0;
+    out->steps = 0;
     pr->join_seconds = pr->timing_seconds = 0;
     if (!pr->sides || lo > hi || hi > pr->keys)
         return pr->sides ? QC_EINVAL : QC_OK;   /* a piece's unit counts no set */

@@ -80,7 +80,7 @@ static size_t scratch_vecs(qcj_scratch *s, qcj_vec *vecs[SCRATCH_VECS])
 {
     qcj_vec *all[SCRATCH_VECS] = {&s->band_tmp[0], &s->band_tmp[1], &s->band_tmp[2], &s->raw[0],
                                   &s->raw[1], &s->low[0], &s->low[1], &s->off[0], &s->off[1],
-                                  &s->spared, &s->spared_off, &s->join_work};
+                                  &s->spared, &s->spared_off, &s->joiner_scratch};
     memcpy(vecs, all, sizeof all);
     return SCRATCH_VECS;
 }

@@ -60,8 +60,9 @@ int qcj_plan_create_with(qc_plan **out, int n, const qcj_settings *s);
 void qcj_plan_paths(const qc_plan *plan, qcj_paths *out);
 
 /* Counts the n-board on this thread with settings s into *total; adds the
- * work reported to *work when not NULL.  Returns QC_OK or an error
+ * steps to *steps when not NULL.  Returns QC_OK or an error
  * (QC_ENOMEM). */
-int qcj_count_with(int n, const qcj_settings *s, unsigned __int128 *total, unsigned __int128 *work);
+int qcj_count_with(int n, const qcj_settings *s, unsigned __int128 *total,
+                   unsigned __int128 *steps);
 
 #endif

@@ -265,7 +265,7 @@ int qcj_shared_build_piece(qcj_shared *sh, const qcj_listing *l, size_t index, i
         const uint64_t placed = e->placed[piece];
         unlock(sh);
         out->solutions = 0;
-        out->placements = placed;
+        out->steps = placed;
     }
     qcj_shared_release(sh, index, rc == QC_OK);
     return rc;

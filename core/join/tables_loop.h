@@ -460,7 +460,7 @@ static __attribute__((noinline)) uint64_t tbl_tiled(const tbl_join *j, const qcj
 /* The joiner's count (joiner.h): the bottoms into planes (the joiner's
  * scratch), then the sieve at the digit count of the shape. */
 static int TBL_COUNT(const qcj_join_shape *shape, const qcj_groups *tops,
-                     const qcj_groups *bottoms, uint32_t extra, qcj_vec *work, uint64_t *pairs,
+                     const qcj_groups *bottoms, uint32_t extra, qcj_vec *scratch, uint64_t *pairs,
                      uint64_t *tested)
 {
     const int digits = qcj_tables_digits(shape->bits, TBL_DIGIT_BITS);
@@ -488,10 +488,10 @@ static int TBL_COUNT(const qcj_join_shape *shape, const qcj_groups *tops,
         }
     }
     const size_t cs = (most + 63) / 64 * 64 + 64 + QCJ_TABLES_PAD;
-    /* the work: the planes, then the compact copy, each aligned to 64
+    /* the scratch: the planes, then the compact copy, each aligned to 64
      * bytes */
     const size_t planes_bytes = (stride * (size_t)digits + 63) / 64 * 64;
-    uint8_t *mem = qcj_vec_reserve(work, planes_bytes + cs * (size_t)digits + 64, 0);
+    uint8_t *mem = qcj_vec_reserve(scratch, planes_bytes + cs * (size_t)digits + 64, 0);
     if (!mem)
         return QC_ENOMEM;
     uint8_t *planes = mem + (-(uintptr_t)mem & 63);

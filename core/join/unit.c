@@ -24,7 +24,7 @@
  * joiner says how the bottoms treat the middle queen ([middle carried],
  * [middle spared], joiner.h).  Even N takes the same path with no middle
  * queen.
- * Work reported (qc_tally.placements): queens placed in the bands, pairs of
+ * Steps reported (qc_tally.steps): queens placed in the bands, pairs of
  * band placements tested, and pairs of halves tested by the joiner.
  */
 #include <string.h>
@@ -52,7 +52,7 @@ typedef struct unit_walk {
     size_t cap[2];        /* [halves capped] tops a chunk holds, bottoms a join holds
                            * (0: no cap); [long tops] under a memory budget */
     size_t lists[2][2];   /* ... each band list's largest so far, bytes */
-    uint64_t tested;      /* pairs of band placements and of halves tested */
+    uint64_t steps;       /* queens placed, pairs of band placements and of halves tested */
     qc_u128 total;
     uint32_t set;         /* the top column set being counted ...                  */
     uint32_t mid_cols;    /* ... and, odd N, the middle columns of its passes (0: even N) */
@@ -91,7 +91,7 @@ static int make_tops(unit_walk *w, uint32_t s, size_t *at, top_chunk *tops)
     *tops = (top_chunk){0};
     const qcj_halves_request rq = {.side = &w->sides[0], .splits = &w->tops_to,
                                    .set = qcj_squeeze(g, w->q, s), .cap = w->cap[0]};
-    return qcj_halves_of(&w->p->rank, &rq, at, &w->sc->raw[0], &tops->count, &w->tested);
+    return qcj_halves_of(&w->p->rank, &rq, at, &w->sc->raw[0], &tops->count, &w->steps);
 }
 
 /* [spread key sample] The bottoms a chunk of tops chooses its set's key
@@ -136,7 +136,7 @@ static int spread_bottoms(unit_walk *w, size_t *count, double *total)
         const qcj_halves_request rq = {.side = &w->sides[1], .splits = &p->splits[1],
                                        .set = qcj_squeeze(g, w->rest, bset), .avoid = mid,
                                        .mark = carried ? mid : 0, .cap = 1};
-        if (qcj_halves_of(&p->rank, &rq, &at, &sc->low[1], &len, &w->tested) != QC_OK)
+        if (qcj_halves_of(&p->rank, &rq, &at, &sc->low[1], &len, &w->steps) != QC_OK)
             return QC_ENOMEM;
         const uint64_t *split = sc->low[1].p;
         const size_t take = len < each ? len : each;
@@ -202,8 +202,8 @@ static int join_bottoms(unit_walk *w, top_chunk *chunk, size_t nb, int more, uin
         extra = (uint32_t)(mid >> g->key_shift) & ((1u << g->key_bits) - 1u);
     }
     uint64_t found = 0;
-    const int rc = w->joiner->count(&w->shape, tops, &bottoms, extra, &sc->join_work, &found,
-                                    &w->tested);
+    const int rc = w->joiner->count(&w->shape, tops, &bottoms, extra, &sc->joiner_scratch, &found,
+                                    &w->steps);
     w->shape.join++;                                    /* [sampled tiles] */
     *pairs += found;
     return rc;
@@ -253,7 +253,7 @@ static int count_pass(unit_walk *w, uint32_t s, uint32_t cols, int last_pass, to
                                        .mark = carried ? mid : 0, .cap = w->cap[1]};
         size_t at = 0;
         while (rc == QC_OK && at < p->splits[1].count) {
-            rc = qcj_halves_of(&p->rank, &rq, &at, &sc->raw[1], &nb, &w->tested);
+            rc = qcj_halves_of(&p->rank, &rq, &at, &sc->raw[1], &nb, &w->steps);
             if (rc == QC_OK && w->cap[1] && nb >= w->cap[1]) {
                 sc->paths.bottom_chunks++;  /* [path counters] */
                 const int more = at < p->splits[1].count || (cols & (cols - 1)) || !last_pass;
@@ -292,7 +292,7 @@ static int count_set(unit_walk *w, uint32_t s)
         top_chunk tops;
         if (held_tops(w)) {                 /* [tops held grouped] the last chunk's bottoms */
             qcj_scratch *sc = w->sc;
-            qcj_vec *last[] = {&sc->raw[1], &sc->low[1], &sc->join_work};
+            qcj_vec *last[] = {&sc->raw[1], &sc->low[1], &sc->joiner_scratch};
             for (size_t i = 0; i < sizeof last / sizeof *last; i++)
                 qcj_vec_free(last[i]);
         }
@@ -367,7 +367,7 @@ static void budget_cap(unit_walk *w)
     if ((w->cap[0] && tops < w->cap[0]) || (w->cap[1] && bottoms < w->cap[1])) {
         qcj_scratch *sc = w->sc;
         qcj_vec *halves[] = {&sc->raw[0], &sc->raw[1], &sc->low[0], &sc->low[1], &sc->spared,
-                             &sc->join_work};
+                             &sc->joiner_scratch};
         for (size_t i = 0; i < sizeof halves / sizeof *halves; i++)
             qcj_vec_free(halves[i]);
     }
@@ -390,7 +390,7 @@ static int list_set(unit_walk *w, uint32_t s, const int *stop)
     int rc = qcj_side_build(&l, 0, w->q, s, &w->sc->side[0]);
     if (rc == QC_OK)
         rc = qcj_side_build(&l, 1, w->rest, rest_cols, &w->sc->side[1]);
-    w->tested += placed;
+    w->steps += placed;
     return rc;
 }
 
@@ -427,7 +427,7 @@ int QC_LEVEL(qcj_unit_lists)(const qcj_plan *p, size_t unit, qcj_scratch *sc,
     const uint32_t slices = p->slices[ref.pattern];
     const uint32_t q = p->pattern[ref.pattern], rest = p->centre & ~q;
     out->solutions = 0;
-    out->placements = 0;
+    out->steps = 0;
     *sides = NULL;
     if (qci_stop_raised(stop))
         return QC_ESTOP;                    /* [stop check] even with nothing to list */
@@ -457,7 +457,7 @@ int QC_LEVEL(qcj_unit_lists)(const qcj_plan *p, size_t unit, qcj_scratch *sc,
         rc = qcj_side_build(&l, 1, rest, UINT32_MAX, &sc->side[1]);
     if (rc == QC_OK) {
         *sides = sc->side;
-        out->placements = placed;
+        out->steps = placed;
     }
     return rc;
 }
@@ -481,7 +481,7 @@ int QC_LEVEL(qcj_unit_sets)(const qcj_plan *p, size_t unit, qcj_scratch *sc,
     if (rc != QC_OK)
         return rc;
     out->solutions = w.total;
-    out->placements = w.tested;
+    out->steps = w.steps;
     return QC_OK;
 }
 
@@ -489,7 +489,7 @@ int QC_LEVEL(qcj_count_unit)(const qcj_plan *p, size_t unit, qcj_scratch *sc,
                              qcj_joiner_kind joiner, qc_tally *out)
 {
     const qcj_side *sides;
-    qc_tally listed, counted = {0, 0};
+    qc_tally listed, counted = {.solutions = 0, .steps = 0};
     int rc = QC_LEVEL(qcj_unit_lists)(p, unit, sc, &sides, &listed);
     if (rc != QC_OK || !sides) {            /* a piece's unit: its listing */
         if (rc == QC_OK)
@@ -504,6 +504,6 @@ int QC_LEVEL(qcj_count_unit)(const qcj_plan *p, size_t unit, qcj_scratch *sc,
     if (rc != QC_OK)
         return rc;
     out->solutions = counted.solutions;
-    out->placements = listed.placements + counted.placements;
+    out->steps = listed.steps + counted.steps;
     return QC_OK;
 }

@@ -46,29 +46,29 @@ static uint64_t count_rows(uint32_t full, uint32_t cols, uint32_t diag_l, uint32
     return solutions;
 }
 
-static uint64_t count_loop(int n, qck_board b, int rows_left, uint64_t *placements)
+static uint64_t count_loop(int n, qck_board b, int rows_left, uint64_t *steps)
 {
     if (rows_left <= 0)
         return 1;
     uint64_t placed = 0;   /* a local, so the recursion's adds stay in a register */
     uint64_t found = count_rows(qck_full_mask(n), b.cols, b.diag_l, b.diag_r, rows_left, &placed);
-    *placements += placed;
+    *steps += placed;
     return found;
 }
 
 /* [stop check] Walks the rows above the last QCK_STOP_ROWS one queen at a
  * time, reading the flag before each subtree; a stop returns a partial
  * count (the caller drops it). */
-static uint64_t count_stoppable(int n, qck_board b, int rows_left, uint64_t *placements,
+static uint64_t count_stoppable(int n, qck_board b, int rows_left, uint64_t *steps,
                                 const int *stop)
 {
     if (rows_left <= QCK_STOP_ROWS)
         return __atomic_load_n(stop, __ATOMIC_RELAXED) ? 0
-                                                       : count_loop(n, b, rows_left, placements);
+                                                       : count_loop(n, b, rows_left, steps);
     uint64_t solutions = 0;
     for (uint32_t f = qck_free(b, qck_full_mask(n)); f; f &= f - 1) {
-        (*placements)++;
-        solutions += count_stoppable(n, qck_place(b, f & -f), rows_left - 1, placements, stop);
+        (*steps)++;
+        solutions += count_stoppable(n, qck_place(b, f & -f), rows_left - 1, steps, stop);
         if (__atomic_load_n(stop, __ATOMIC_RELAXED))
             break;                 /* unwind at once, not node by node */
     }
@@ -76,13 +76,13 @@ static uint64_t count_stoppable(int n, qck_board b, int rows_left, uint64_t *pla
 }
 
 int QC_LEVEL(qck_count_completions)(int n, qck_board b, int rows_left, uint64_t *solutions,
-                                    uint64_t *placements)
+                                    uint64_t *steps)
 {
     const int *stop = qci_stop_flag;
     if (stop && rows_left > QCK_STOP_ROWS) {
-        *solutions = count_stoppable(n, b, rows_left, placements, stop);
+        *solutions = count_stoppable(n, b, rows_left, steps, stop);
         return __atomic_load_n(stop, __ATOMIC_RELAXED) ? QC_ESTOP : QC_OK;
     }
-    *solutions = count_loop(n, b, rows_left, placements);
+    *solutions = count_loop(n, b, rows_left, steps);
     return QC_OK;
 }

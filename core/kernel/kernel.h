@@ -48,19 +48,19 @@ static inline uint32_t qck_free(qck_board b, uint32_t full)
 
 /* Counts the completions of board b on an n-board with rows_left empty
  * rows (0 <= rows_left <= n) into *solutions, adding the queens it places
- * to *placements.  Returns QC_OK, or QC_ESTOP when qci_stop_flag was
+ * to *steps.  Returns QC_OK, or QC_ESTOP when qci_stop_flag was
  * raised before the count ended: *solutions may then be partial.
  * kernel.c is built once per ISA level ([per-level objects], isa.h); this
  * runs the level qci_isa_current() names (qck_count_completions_now). */
 QC_ISA_DECLARE(int, qck_count_completions,
-               (int n, qck_board b, int rows_left, uint64_t *solutions, uint64_t *placements));
+               (int n, qck_board b, int rows_left, uint64_t *solutions, uint64_t *steps));
 
 static inline int qck_count_completions_now(int n, qck_board b, int rows_left,
-                                            uint64_t *solutions, uint64_t *placements)
+                                            uint64_t *solutions, uint64_t *steps)
 {
     static int (*const at_level[QC_ISA_LEVELS_])(int, qck_board, int, uint64_t *, uint64_t *) = {
         QC_ISA_TABLE(qck_count_completions)};
-    return at_level[qci_isa_current()](n, b, rows_left, solutions, placements);
+    return at_level[qci_isa_current()](n, b, rows_left, solutions, steps);
 }
 
 #endif

@@ -315,7 +315,7 @@ static uint32_t *backtrack_rows_alloc(backtrack_search *s)
 }
 
 int qc_case_count(int n, const qc_unit_case *c, const int *stop, qc_u128 *solutions,
-                  uint64_t *placements)
+                  uint64_t *steps)
 {
     if (solutions)
         *solutions = 0;
@@ -325,8 +325,8 @@ int qc_case_count(int n, const qc_unit_case *c, const int *stop, qc_u128 *soluti
     if (n == 1) {
         const unsigned one = (unsigned)__builtin_popcount(c->rows[0] & full);
         *solutions = one;
-        if (placements)
-            *placements += one;
+        if (steps)
+            *steps += one;
         return QC_OK;
     }
     backtrack_search *s = malloc(sizeof *s);
@@ -356,8 +356,8 @@ int qc_case_count(int n, const qc_unit_case *c, const int *stop, qc_u128 *soluti
     const int rc = s->stopped ? QC_ESTOP : QC_OK;
     if (rc == QC_OK) {
         *solutions = s->solutions;
-        if (placements)
-            *placements += s->placed + s->solutions;
+        if (steps)
+            *steps += s->placed + s->solutions;
     }
     free(block);
     free(s);
@@ -376,7 +376,7 @@ static int backtrack_case(void *ctx, const qc_unit_case *c)
 {
     backtrack_walk *w = ctx;
     qc_u128 found;
-    w->rc = qc_case_count(w->n, c, w->stop, &found, &w->sum.placements);
+    w->rc = qc_case_count(w->n, c, w->stop, &found, &w->sum.steps);
     if (w->rc != QC_OK)
         return 1;
     w->sum.solutions += found * c->weight;
@@ -388,7 +388,7 @@ int qc_plan_backtrack_unit(const qc_plan *plan, size_t unit, const int *stop, qc
     if (!out)
         return QC_EINVAL;
     out->solutions = 0;
-    out->placements = 0;
+    out->steps = 0;
     backtrack_walk w = {.n = qc_plan_n(plan), .stop = stop, .rc = QC_OK};
     int rc = qc_plan_unit_describe(plan, unit, backtrack_case, &w);
     if (rc == QC_EHOOK)

@@ -51,7 +51,7 @@ static int brute_count_unit(const qc_plan *plan, size_t unit, qc_tally *out)
     perm[unit] = 0;
     uint64_t placed = 1;
     out->solutions = brute_search(perm, n, 1, &placed);
-    out->placements = placed;
+    out->steps = placed;
     return QC_OK;
 }
 

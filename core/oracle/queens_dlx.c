@@ -81,7 +81,7 @@ static int dlx_engine_count_unit(const qc_plan *plan, size_t unit, qc_tally *out
         found = qco_dlx_search(d, NULL, NULL, &choices);
     qco_dlx_free(d);
     out->solutions = found;
-    out->placements = choices + 1;             /* the selected queen too */
+    out->steps = choices + 1;             /* the selected queen too */
     return QC_OK;
 }
 

@@ -17,12 +17,12 @@
 /* Counts a plan one unit at a time, on this thread. */
 static qc_tally count_serially(const qc_plan *plan)
 {
-    qc_tally sum = {0, 0};
+    qc_tally sum = {0};
     for (size_t u = 0; u < qc_plan_unit_count(plan); u++) {
         qc_tally t;
         CHECK(qc_plan_count_unit(plan, u, &t) == QC_OK, "unit %zu failed", u);
         sum.solutions += t.solutions;
-        sum.placements += t.placements;
+        sum.steps += t.steps;
     }
     return sum;
 }
@@ -51,9 +51,9 @@ static int check_engine(const known_count *known, int n, qc_engine_id e, qc_u128
     char got[48], want[48];
     CHECK(serial.solutions == known[n].total, "%s n=%d: total %s, want %s", name, n,
           qc_u128_format(serial.solutions, got), qc_u128_format(known[n].total, want));
-    CHECK(r.total == serial.solutions && r.placements == serial.placements,
+    CHECK(r.total == serial.solutions && r.steps == serial.steps,
           "%s n=%d: the run and the units disagree", name, n);
-    CHECK(n < 5 || serial.placements > 0, "%s n=%d: no placements counted", name, n);
+    CHECK(n < 5 || serial.steps > 0, "%s n=%d: no placements counted", name, n);
     qc_u128 unique = qc_fundamental_count(n, serial.solutions, r90, r180);
     CHECK(unique == known[n].unique, "%s n=%d: unique %s, want %s", name, n,
           qc_u128_format(unique, got), qc_u128_format(known[n].unique, want));

@@ -68,7 +68,7 @@ static void tallies_free(tallies *t)
 /* Same solutions, and the same work. */
 static int same_tally(const qc_tally *a, const qc_tally *b)
 {
-    return a->solutions == b->solutions && a->placements == b->placements;
+    return a->solutions == b->solutions && a->steps == b->steps;
 }
 
 /* Every unit of (n, engine) at the running level against `ref`, the

@@ -147,15 +147,15 @@ static void test_engine(int n_plan_max)
     qc_plan *p12;
     if (qc_plan_create(&p12, 12, QC_ENGINE_JOIN) == QC_OK) {
         static const int stop = 1;
-        qc_tally t = {1, 1}, whole;
-        CHECK(qc_plan_count_unit(p12, 0, &whole) == QC_OK && whole.placements > 0);
+        qc_tally t = {.solutions = 1, .steps = 1}, whole;
+        CHECK(qc_plan_count_unit(p12, 0, &whole) == QC_OK && whole.steps > 0);
         qci_stop_flag = &stop;
         int rc = qc_plan_count_unit(p12, 0, &t);
         qci_stop_flag = NULL;
-        CHECK(rc == QC_ESTOP && t.solutions == 0 && t.placements == 0,
+        CHECK(rc == QC_ESTOP && t.solutions == 0 && t.steps == 0,
               "stopped unit: rc %d, %llu solutions", rc, (unsigned long long)t.solutions);
         CHECK(qc_plan_count_unit(p12, 0, &t) == QC_OK && t.solutions == whole.solutions
-              && t.placements == whole.placements, "unit after a stop");
+              && t.steps == whole.steps, "unit after a stop");
         qc_plan_free(p12);
     }
     qc_plan *p16, *p17;
@@ -453,10 +453,10 @@ static void test_split_build(void)
         CHECK(qcj_side_build_portable(&l, 0, q, UINT32_MAX, &whole[0]) == QC_OK);
         CHECK(qcj_side_build_portable(&l, 1, rest, UINT32_MAX, &whole[1]) == QC_OK);
         for (int j = 0; j < QCJ_SHARED_PIECES; j += 2) {   /* parts 0, 2 by their units */
-            qc_tally t = {0, 0};
+            qc_tally t = {0};
             CHECK(qcj_shared_build_piece(jp->shared, &l, i, j, q, rest, &t) == QC_OK);
-            CHECK(t.solutions == 0 && t.placements > 0);
-            parts_placed += t.placements;
+            CHECK(t.solutions == 0 && t.steps > 0);
+            parts_placed += t.steps;
         }
         const qcj_shared_sides *sh;   /* parts 1, 3 by the slice */
         CHECK(qcj_shared_acquire(jp->shared, &l, i, q, rest, &sh) == QC_OK);
@@ -467,14 +467,14 @@ static void test_split_build(void)
                       "n=16 pattern %zu side %d band %d differs", i, s, b);
         qcj_shared_release(jp->shared, i, 1);
         for (int j = 1; j < QCJ_SHARED_PIECES; j += 2) {   /* their units, after */
-            qc_tally t = {0, 0};
+            qc_tally t = {0};
             CHECK(qcj_shared_build_piece(jp->shared, &l, i, j, q, rest, &t) == QC_OK);
-            parts_placed += t.placements;
+            parts_placed += t.steps;
         }
         CHECK(parts_placed == placed, "n=16 pattern %zu: parts placed %llu, whole %llu", i,
               (unsigned long long)parts_placed, (unsigned long long)placed);
         static const int stop = 1;
-        qc_tally t = {0, 0};
+        qc_tally t = {0};
         const qcj_listing stopped = {.geo = g, .rank = &jp->rank, .tmp = tmp, .stop = &stop};
         CHECK(qcj_shared_build_piece(jp->shared, &stopped, i, 0, q, rest, &t) == QC_ESTOP);
     }
@@ -507,7 +507,7 @@ static void one_pass(qc_plan *p, qc_u128 *total, uint64_t *work, uint64_t *liste
         qc_tally t;
         CHECK(qc_plan_count_unit(p, u, &t) == QC_OK, "unit %zu", u);
         *total += t.solutions;
-        *work += t.placements;
+        *work += t.steps;
     }
     *listed = qcj_shared_listings(jp->shared, NULL) - before;
 }
@@ -553,8 +553,8 @@ static void test_plan_reuse(const known_count *known)
             CHECK(qc_run(p, &opts, &r) == QC_OK && r.total == known[n].total, "n=%d qc_run %d", n, run);
             const uint64_t listed_now = qcj_shared_listings(jp->shared, &evicted1) - before;
             const uint64_t evicted = evicted1 - evicted0;
-            CHECK(r.placements == work[0], "n=%d qc_run %d on %d threads: work %llu, want %llu", n,
-                  run, threads, (unsigned long long)r.placements, (unsigned long long)work[0]);
+            CHECK(r.steps == work[0], "n=%d qc_run %d on %d threads: work %llu, want %llu", n,
+                  run, threads, (unsigned long long)r.steps, (unsigned long long)work[0]);
             CHECK(listed_now >= listed[0] &&
                       listed_now - listed[0] <= QCJ_SHARED_PIECES * evicted &&
                       (threads > 1 || listed_now == listed[0]),
@@ -585,7 +585,7 @@ static void test_recount(void)
             CHECK(qc_plan_count_unit(p, u, &a) == QC_OK && qc_plan_recount_unit(p, u, &b, &how) == QC_OK
                   && how && strstr(how, "AND loop"), "n=%d unit %zu", n, u);
             differ += a.solutions != b.solutions;
-            work_differs += a.placements != b.placements;
+            work_differs += a.steps != b.steps;
         }
         CHECK(differ == 0 && (n % 2 || work_differs == 0), "n=%d: %zu units recount otherwise", n,
               differ);
@@ -595,7 +595,7 @@ static void test_recount(void)
     }
     qc_plan *e;
     if (qc_plan_create(&e, 10, QC_ENGINE_EIGHTFOLD) == QC_OK) {
-        qc_tally t = {1, 1};
+        qc_tally t = {.solutions = 1, .steps = 1};
         const char *how = NULL;
         CHECK(qc_plan_recount_unit(e, 0, &t, &how) == QC_ENOTSUP && t.solutions == 0
               && !strcmp(how, "none"), "eightfold has no second path");
@@ -656,8 +656,8 @@ static unit_diff compare_units(const qc_plan *a, const qc_plan *b)
         qc_tally ta, tb;
         CHECK(qc_plan_count_unit(a, u, &ta) == QC_OK && qc_plan_count_unit(b, u, &tb) == QC_OK);
         d.differ += ta.solutions != tb.solutions;
-        d.more += tb.placements > ta.placements;
-        d.fewer += tb.placements < ta.placements;
+        d.more += tb.steps > ta.steps;
+        d.fewer += tb.steps < ta.steps;
         d.total += tb.solutions;
     }
     return d;

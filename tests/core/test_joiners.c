@@ -95,33 +95,33 @@ static uint64_t scalar_count(const join_case *c, uint64_t *tested)
 /* The joiner's count of case c, told `bits` ANDed bits; 1 when it agrees
  * with want (and the pairs tested with want_tested). */
 static int agrees_cut(const joiner_here *jh, const join_case *c, int bits, uint64_t want,
-                      uint64_t want_tested, size_t tile_bytes, qcj_vec *work)
+                      uint64_t want_tested, size_t tile_bytes, qcj_vec *scratch)
 {
     const qcj_join_shape shape = {.key_bits = c->key_bits, .bits = bits, .tile_bytes = tile_bytes};
     const qcj_groups tops = {c->toff, c->tops}, bottoms = {c->boff, c->bottoms};
     uint64_t pairs = ~(uint64_t)0, tested = 0;
-    const int rc = jh->j->count(&shape, &tops, &bottoms, c->extra, work, &pairs, &tested);
+    const int rc = jh->j->count(&shape, &tops, &bottoms, c->extra, scratch, &pairs, &tested);
     return rc == QC_OK && pairs == want && tested == want_tested;
 }
 
 /* [stop check] With the thread's stop flag up, a tiled join (tiles of a
  * byte) stops and says so. */
-static int stops_when_told(const joiner_here *jh, const join_case *c, qcj_vec *work)
+static int stops_when_told(const joiner_here *jh, const join_case *c, qcj_vec *scratch)
 {
     static const int raised = 1;
     const qcj_join_shape shape = {.key_bits = c->key_bits, .bits = c->bits, .tile_bytes = 1};
     const qcj_groups tops = {c->toff, c->tops}, bottoms = {c->boff, c->bottoms};
     uint64_t pairs = 0, tested = 0;
     qci_stop_flag = &raised;
-    const int rc = jh->j->count(&shape, &tops, &bottoms, c->extra, work, &pairs, &tested);
+    const int rc = jh->j->count(&shape, &tops, &bottoms, c->extra, scratch, &pairs, &tested);
     qci_stop_flag = NULL;
     return rc == QC_ESTOP;
 }
 
 static int agrees(const joiner_here *jh, const join_case *c, int bits, uint64_t want,
-                  uint64_t want_tested, qcj_vec *work)
+                  uint64_t want_tested, qcj_vec *scratch)
 {
-    return agrees_cut(jh, c, bits, want, want_tested, 0, work);
+    return agrees_cut(jh, c, bits, want, want_tested, 0, scratch);
 }
 
 /* [sampled joins] The samples of a count partition it: over samples
@@ -129,7 +129,7 @@ static int agrees(const joiner_here *jh, const join_case *c, int bits, uint64_t 
  * sample S joins nothing (tile_bytes: [bottom tiles]; join: which join of a unit
  * this is, [sampled tiles]). */
 static int samples_add_up(const joiner_here *jh, const join_case *c, uint64_t want,
-                          uint64_t want_tested, size_t tile_bytes, uint32_t join, qcj_vec *work)
+                          uint64_t want_tested, size_t tile_bytes, uint32_t join, qcj_vec *scratch)
 {
     const qcj_groups tops = {c->toff, c->tops}, bottoms = {c->boff, c->bottoms};
     uint64_t pairs = 0, tested = 0;
@@ -137,7 +137,7 @@ static int samples_add_up(const joiner_here *jh, const join_case *c, uint64_t wa
         const qcj_join_shape shape = {.key_bits = c->key_bits, .bits = c->bits, .samples = 5,
                                       .sample = sample, .join = join, .tile_bytes = tile_bytes};
         uint64_t p = 0, t = 0;
-        if (jh->j->count(&shape, &tops, &bottoms, c->extra, work, &p, &t) != QC_OK)
+        if (jh->j->count(&shape, &tops, &bottoms, c->extra, scratch, &p, &t) != QC_OK)
             return 0;
         if (sample == 5 && (p != 0 || t != 0))
             return 0;
@@ -197,7 +197,7 @@ static void random_case(join_case *c, int round)
  * 0x2, 0x8, 0x0 and 1 << 30: 0x1 fits 4, 0x6 fits 4, 0x0 fits 5: 13.
  * Then 11 tops 1 << i: each fits every bottom but the one with bit i
  * (tops 0, 1 and 3 miss one each): 52. */
-static void test_by_hand(const joiner_here *jh, qcj_vec *work)
+static void test_by_hand(const joiner_here *jh, qcj_vec *scratch)
 {
     static join_case c;
     c.key_bits = 0;
@@ -209,18 +209,18 @@ static void test_by_hand(const joiner_here *jh, qcj_vec *work)
     const uint64_t tops[3] = {0x1, 0x6, 0x0}, bottoms[5] = {0x1, 0x2, 0x8, 0x0, 1u << 30};
     memcpy(c.tops, tops, sizeof tops);
     memcpy(c.bottoms, bottoms, sizeof bottoms);
-    CHECK(agrees(jh, &c, 32, 13, 15, work), "%s: 3 tops by hand", jh->name);
+    CHECK(agrees(jh, &c, 32, 13, 15, scratch), "%s: 3 tops by hand", jh->name);
     c.toff[1] = 11;
     for (int i = 0; i < 11; i++)
         c.tops[i] = (uint64_t)1 << i;
-    CHECK(agrees(jh, &c, 32, 52, 55, work), "%s: 11 tops by hand", jh->name);
+    CHECK(agrees(jh, &c, 32, 52, 55, scratch), "%s: 11 tops by hand", jh->name);
 }
 
 /* Every pair disjoint: 200 tops (a block of 128 and a ragged one, 3 of
  * 64 and one of 8, or 25 of 8) against 5003 bottoms in one group, and
  * against 4 key groups of uneven sizes: the byte sums at their largest,
  * every sweep longer than the counters' flush. */
-static void test_all_disjoint(const joiner_here *jh, qcj_vec *work)
+static void test_all_disjoint(const joiner_here *jh, qcj_vec *scratch)
 {
     static join_case c;
     memset(c.tops, 0, sizeof c.tops);
@@ -231,14 +231,14 @@ static void test_all_disjoint(const joiner_here *jh, qcj_vec *work)
     c.toff[0] = c.boff[0] = 0;
     c.toff[1] = 200;
     c.boff[1] = 5003;
-    CHECK(agrees(jh, &c, 62, 200ull * 5003, 200ull * 5003, work), "%s: 200 x 5003 disjoint",
+    CHECK(agrees(jh, &c, 62, 200ull * 5003, 200ull * 5003, scratch), "%s: 200 x 5003 disjoint",
           jh->name);
     c.key_bits = 2;
     const uint32_t toff[5] = {0, 9, 9, 150, 151}, boff[5] = {0, 1000, 1001, 3000, 5003};
     memcpy(c.toff, toff, sizeof toff);
     memcpy(c.boff, boff, sizeof boff);
     uint64_t tested, want = scalar_count(&c, &tested);
-    CHECK(agrees(jh, &c, 62, want, tested, work), "%s: four groups disjoint", jh->name);
+    CHECK(agrees(jh, &c, 62, want, tested, scratch), "%s: four groups disjoint", jh->name);
 }
 
 /* [sampled joins] The parts spread items evenly, also where every group
@@ -276,17 +276,17 @@ int main(int argc, char **argv)
         printf(" %s%s", js[i].name, i + 1 < count ? "," : "\n");
     CHECK(count >= 2, "the portable level's joiners at least");
     static join_case c;
-    qcj_vec work = {0};
+    qcj_vec scratch = {0};
     for (int i = 0; i < count; i++) {
-        test_by_hand(&js[i], &work);
-        test_all_disjoint(&js[i], &work);
+        test_by_hand(&js[i], &scratch);
+        test_all_disjoint(&js[i], &scratch);
     }
     int broken_caught = 0, broken_tried = 0;
     for (int round = 0; round < rounds; round++) {
         random_case(&c, round);
         uint64_t tested, want = scalar_count(&c, &tested);
         for (int i = 0; i < count; i++)
-            CHECK(agrees(&js[i], &c, c.bits, want, tested, &work),
+            CHECK(agrees(&js[i], &c, c.bits, want, tested, &scratch),
                   "%s: round %d, %d key bits, %d bits, extra %x", js[i].name, round, c.key_bits,
                   c.bits, c.extra);
         /* [bottom tiles] the bottoms cut into tiles of one group up to
@@ -294,32 +294,32 @@ int main(int argc, char **argv)
          * default) */
         static const size_t tiles[4] = {1, 200, 1500, 60};
         for (int i = 0; i < count; i++)
-            CHECK(agrees_cut(&js[i], &c, c.bits, want, tested, tiles[round % 4], &work),
+            CHECK(agrees_cut(&js[i], &c, c.bits, want, tested, tiles[round % 4], &scratch),
                   "%s: round %d in tiles of %zu bytes", js[i].name, round, tiles[round % 4]);
         const uint32_t last = c.key_bits > 0 ? 1u << c.key_bits : 0;
         if (round % 4 == 0 && last && c.toff[last] > 0 && c.boff[last] > 0)
             for (int i = 0; i < count; i++)
                 if (strcmp(js[i].j->name, "and") != 0)
-                    CHECK(stops_when_told(&js[i], &c, &work),
+                    CHECK(stops_when_told(&js[i], &c, &scratch),
                           "%s: round %d went on with the stop flag up", js[i].name, round);
         if (round % 5 == 0)
             for (int i = 0; i < count; i++)
                 CHECK(samples_add_up(&js[i], &c, want, tested,
                                    round % 10 ? 0 : tiles[round / 10 % 4], (uint32_t)round,
-                                   &work),
+                                   &scratch),
                       "%s: round %d in parts", js[i].name, round);
         /* a broken table: the top digit (8 bits) skipped, where they
          * matter (the AND loop tests whole words, told bits or not) */
         if (c.bits > 8 && want != 0 && tested > 1000)
             for (int i = 0; i < count; i++)
                 if (strcmp(js[i].j->name, "and") != 0) {
-                    broken_caught += !agrees(&js[i], &c, c.bits - 8, want, tested, &work);
+                    broken_caught += !agrees(&js[i], &c, c.bits - 8, want, tested, &scratch);
                     broken_tried++;
                 }
     }
     printf("a digit skipped: caught in %d of %d counts\n", broken_caught, broken_tried);
     CHECK(broken_tried > rounds / 4 && broken_caught * 10 >= broken_tried * 9,
           "a broken table passed %d of %d checks", broken_tried - broken_caught, broken_tried);
-    qcj_vec_free(&work);
+    qcj_vec_free(&scratch);
     return check_report("joiners");
 }

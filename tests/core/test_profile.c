@@ -54,7 +54,7 @@ static void count_plan(int n, int p, const known_count *known, qc_tally *tally,
         total += t.solutions;
         if (tally)
             tally[u] = t;
-        if (want && (want[u].solutions != t.solutions || want[u].placements != t.placements))
+        if (want && (want[u].solutions != t.solutions || want[u].steps != t.steps))
             wrong++;
         if (recount && (qc_plan_recount_unit(plan, u, &again, NULL) != QC_OK
                         || again.solutions != t.solutions))

@@ -35,7 +35,7 @@ static double now(void)
 
 static int same(qc_tally a, qc_tally b)
 {
-    return a.solutions == b.solutions && a.placements == b.placements;
+    return a.solutions == b.solutions && a.steps == b.steps;
 }
 
 /* One way to count a unit under the thread's stop flag, keeping the
@@ -90,15 +90,15 @@ static void flag_tallies(const known_count *known, qc_engine_id engine, int max,
                 qci_stop_flag = &one;
                 int rc = count(plan, u, &t);
                 int cut = t.solutions == 0
-                          && (nothing ? t.placements == 0
-                                      : plain.placements == 0 || t.placements < plain.placements);
+                          && (nothing ? t.steps == 0
+                                      : plain.steps == 0 || t.steps < plain.steps);
                 leaks += n >= cut_from && !cut;
                 silent += n >= cut_from && rc != QC_ESTOP;
             }
             qci_stop_flag = NULL;
-            t.solutions = t.placements = 1;
+            t.solutions = t.steps = 1;
             kept += qc_plan_count_unit_until(plan, u, &one, &t) != QC_ESTOP
-                    || t.solutions != 0 || t.placements != 0;
+                    || t.solutions != 0 || t.steps != 0;
         }
         CHECK(mismatches == 0 && leaks == 0 && silent == 0 && kept == 0,
               "%s n=%d: %d tallies changed by a zero flag, %d units not cut short by a raised "
@@ -147,13 +147,13 @@ static void halving_flags(const known_count *known)
     qc_plan *plan;
     CHECK(qc_plan_create(&plan, 16, QC_ENGINE_HALVING) == QC_OK);
     int one = 1;
-    qc_tally whole, t = {0, 0};
+    qc_tally whole, t = {0};
     CHECK(qc_plan_count_unit(plan, 0, &whole) == QC_OK);
     qci_stop_flag = &one;
     CHECK(plan->ops->count_unit(plan, 0, &t) == QC_ESTOP);
     qci_stop_flag = NULL;
-    CHECK(t.solutions == 0 && t.placements < whole.placements, "halving n=16 unit 0: %llu of %llu",
-          (unsigned long long)t.placements, (unsigned long long)whole.placements);
+    CHECK(t.solutions == 0 && t.steps < whole.steps, "halving n=16 unit 0: %llu of %llu",
+          (unsigned long long)t.steps, (unsigned long long)whole.steps);
     qc_plan_free(plan);
 }
 
@@ -215,9 +215,9 @@ static void eightfold_stop_while_running(int n, double wait, qc_tally whole)
         fprintf(stderr, "eightfold n=%d: unit 0 ended before the stop; skipped\n", n);
     } else {
         fprintf(stderr, "eightfold n=%d: unit 0 ended %.4f s after the stop, %llu of %llu "
-                "placements done\n", n, lu.ended - raised, (unsigned long long)lu.t.placements,
-                (unsigned long long)whole.placements);
-        CHECK(lu.rc == QC_ESTOP && lu.t.placements < whole.placements);
+                "placements done\n", n, lu.ended - raised, (unsigned long long)lu.t.steps,
+                (unsigned long long)whole.steps);
+        CHECK(lu.rc == QC_ESTOP && lu.t.steps < whole.steps);
     }
     qc_plan_free(plan);
 }
@@ -226,7 +226,7 @@ static void eightfold_stop_while_running(int n, double wait, qc_tally whole)
  * build (to raise the flag a tenth of the way in). */
 static qc_tally eightfold_unit_whole(int n, double *seconds)
 {
-    qc_tally t = {0, 0};
+    qc_tally t = {0};
     qc_plan *plan;
     if (qc_plan_create(&plan, n, QC_ENGINE_EIGHTFOLD) != QC_OK)
         return t;

@@ -48,8 +48,8 @@ static void plans(void)
     CHECK(qc_plan_n(NULL) == 0 && qc_plan_unit_count(NULL) == 0 && qc_plan_fingerprint(NULL) == 0);
     CHECK(qc_plan_engine(NULL) == NO_ENGINE);
     CHECK(qc_plan_unit_cost(NULL, 0) == 0);
-    qc_tally t = {7, 7};
-    CHECK(qc_plan_count_unit(NULL, 0, &t) == QC_EINVAL && t.solutions == 0 && t.placements == 0);
+    qc_tally t = {.solutions = 7, .steps = 7};
+    CHECK(qc_plan_count_unit(NULL, 0, &t) == QC_EINVAL && t.solutions == 0 && t.steps == 0);
     CHECK(qc_plan_count_unit_until(NULL, 0, NULL, &t) == QC_EINVAL);
     const char *how = NULL;
     CHECK(qc_plan_recount_unit(NULL, 0, &t, &how) == QC_EINVAL && how && strcmp(how, "none") == 0);

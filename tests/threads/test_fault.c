@@ -61,7 +61,7 @@ static void test_trap(void)
         t.solutions = 99;
         rc[i] = qc_plan_count_unit(plan, i, &t);
         if (rc[i] != QC_OK)
-            CHECK(t.solutions == 0 && t.placements == 0, "a failed unit counts nothing");
+            CHECK(t.solutions == 0 && t.steps == 0, "a failed unit counts nothing");
     }
     CHECK(rc[0] == QC_OK && rc[1] == QC_OK && rc[2] == QC_ENOMEM && rc[3] == QC_OK
           && rc[4] == QC_OK, "the third call fails, and only it: %d %d %d %d %d",

@@ -37,7 +37,7 @@ static int record(void *ctx, size_t unit, const qc_tally *t)
     hooks *h = ctx;
     qc_tally want;
     CHECK(qc_plan_count_unit(h->plan, unit, &want) == QC_OK);
-    CHECK(want.solutions == t->solutions && want.placements == t->placements);
+    CHECK(want.solutions == t->solutions && want.steps == t->steps);
     h->done_calls[unit]++;
     h->calls++;
     return h->fail_after && h->calls >= h->fail_after ? -1 : 0;

@@ -4,7 +4,7 @@
 # exactly those listed in tools/packaging/libqcount.map, which are exactly
 # the functions the public headers declare; its soname is libqcount.so.MAJOR;
 # and the public headers compile clean under -Wpedantic -Werror as C99,
-# C17 and C++11.
+# C17 and C++11, where the renamed members answer to their former names.
 # Usage: abi_test.sh LIBQCOUNT_SO SOURCE_DIR NM C_COMPILER CXX_COMPILER VERSION_MAJOR
 set -u
 so=$1 src=$2 nm=$3 cc=$4 cxx=$5 major=$6
@@ -39,4 +39,28 @@ done
 cp "$tmp/h.c" "$tmp/h.cpp"
 "$cxx" -std=c++11 -Wall -Wextra -Wpedantic -Werror -fsyntax-only -I"$include" "$tmp/h.cpp" 2>"$tmp/cxx.err" \
     && ok || { bad "the headers under $cxx -std=c++11 -Wpedantic:"; cat "$tmp/cxx.err"; }
+# the members' former names (QC_ALSO_NAMED) are the same storage as their
+# names, in each of those languages, and leave the layout as it was
+cat >"$tmp/alias.c" <<'C'
+#include <stddef.h>
+#include <qcount.h>
+#define SAME(t, a, b) (offsetof(t, a) == offsetof(t, b) && sizeof(((t *)0)->a) == sizeof(((t *)0)->b))
+typedef char tally_ok[SAME(qc_tally, steps, placements) && sizeof(qc_tally) == 32 ? 1 : -1];
+typedef char progress_ok[SAME(qc_progress, steps, placements) ? 1 : -1];
+typedef char result_ok[SAME(qc_result, steps, placements) && SAME(qc_result, steps_resumed, placements_resumed) ? 1 : -1];
+int main(void)
+{
+    qc_tally t;
+    t.solutions = 0;
+    t.steps = 7;
+    return t.placements != 7;
+}
+C
+for std in c99 c17; do
+    "$cc" -std=$std -Wall -Wextra -Wpedantic -Werror -I"$include" "$tmp/alias.c" -o "$tmp/alias" 2>"$tmp/c.err" \
+        && "$tmp/alias" && ok || { bad "the former member names under $cc -std=$std:"; cat "$tmp/c.err"; }
+done
+cp "$tmp/alias.c" "$tmp/alias.cpp"
+"$cxx" -std=c++11 -Wall -Wextra -Wpedantic -Werror -I"$include" "$tmp/alias.cpp" -o "$tmp/alias" 2>"$tmp/cxx.err" \
+    && "$tmp/alias" && ok || { bad "the former member names under $cxx -std=c++11:"; cat "$tmp/cxx.err"; }
 report abi

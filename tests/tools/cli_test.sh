@@ -101,7 +101,7 @@ else bad "--json: $(cat "$tmp/out")"; fi
 # --json --unique: a unique field next to the total
 "$qcount" 8 --json --unique >"$tmp/out" 2>"$tmp/err"
 if [ $? -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 1 ] && [ ! -s "$tmp/err" ] \
-   && grep -qE '^\{"n": 8, "total": 92, "unique": 12, .*"placements": [0-9]+, "placements_per_second": [0-9]+, "peak_rss_kib": [0-9]+, "cpus": "[0-9,-]+", "cpu_count": [0-9]+, "context": \{.*\}\}$' "$tmp/out"; then ok
+   && grep -qE '^\{"n": 8, "total": 92, "unique": 12, .*"steps": ([0-9]+), "steps_per_second": ([0-9]+), "placements": \1, "placements_per_second": \2, "peak_rss_kib": [0-9]+, "cpus": "[0-9,-]+", "cpu_count": [0-9]+, "context": \{.*\}\}$' "$tmp/out"; then ok
 else bad "--json --unique: $(cat "$tmp/out")"; fi
 "$qcount" 8 --json >"$tmp/out" 2>&1
 if grep -q '"unique"' "$tmp/out"; then bad "--json without --unique has a unique field"; else ok; fi
@@ -110,7 +110,7 @@ if grep -q '"unique"' "$tmp/out"; then bad "--json without --unique has a unique
 for engine in join eightfold halving; do
     "$qcount" 11 --stats --engine $engine >"$tmp/out" 2>"$tmp/err"
     if [ $? -eq 0 ] && [ "$(cat "$tmp/out")" = 2680 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] \
-       && grep -qE "^qcount: stats: placements [1-9][0-9]*, placements/s [0-9]+, seconds [0-9.]+, units [1-9][0-9]*, engine $engine" "$tmp/err"; then ok
+       && grep -qE "^qcount: stats: steps [1-9][0-9]*, steps/s [0-9]+, seconds [0-9.]+, units [1-9][0-9]*, engine $engine" "$tmp/err"; then ok
     else bad "--stats --engine $engine: out='$(cat "$tmp/out")' err='$(cat "$tmp/err")'"; fi
 done
 "$qcount" --help >"$tmp/out" 2>&1 && grep -q -- '--unique' "$tmp/out" && grep -q -- '--stats' "$tmp/out" \

@@ -104,7 +104,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (seen != done)
         abort();
     if (todo < units) {
-        qc_tally t = {.solutions = 3, .placements = 5};
+        qc_tally t = {.solutions = 3, .steps = 5};
         if (qcc_ledger_record(l, todo, &t) != 0)
             abort();
     }

@@ -181,7 +181,7 @@ expect_parse 8 --checkpoint
 if command -v script >/dev/null; then
     # script gives the command a terminal on stderr; stdout goes to a file
     script -qec "'$qcount' -t 2 13 >'$tmp/out'" "$tmp/tty" >/dev/null 2>&1
-    if [ "$(cat "$tmp/out")" = 73712 ] && grep -q 'units (.*%), elapsed .*, ETA .*placements/s' "$tmp/tty" \
+    if [ "$(cat "$tmp/out")" = 73712 ] && grep -q 'units (.*%), elapsed .*, ETA .*steps/s' "$tmp/tty" \
        && grep -q $'\r\033\\[K' "$tmp/tty"; then ok
     else bad "progress on a terminal: out='$(cat "$tmp/out")' tty='$(tr -d '\r\033' <"$tmp/tty" | tail -c 300)'"; fi
     # a narrow terminal: each drawing of the line fits in it (no wrap)

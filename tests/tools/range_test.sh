@@ -56,7 +56,7 @@ assert len(lines) == 10, lines
 for n, line in enumerate(lines, 1):
     o = json.loads(line)
     for k in ("n", "total", "unique", "check", "engine", "threads", "seconds", "cpu_seconds",
-              "units", "placements", "placements_per_second", "peak_rss_kib", "context"):
+              "units", "steps", "steps_per_second", "placements", "placements_per_second", "peak_rss_kib", "context"):
         assert k in o, (k, line)
     assert o["n"] == n and type(o["total"]) is int and type(o["unique"]) is int, line
     assert (o["total"], o["unique"]) == known[n] and o["check"] == "agree", line

@@ -32,7 +32,7 @@ static void spit(const char *p, const unsigned char *b, size_t len)
 
 static qc_tally tally_of(size_t unit)
 {
-    qc_tally t = {.solutions = ((qc_u128)unit << 64) + 7 * unit + 1, .placements = 1000 + unit};
+    qc_tally t = {.solutions = ((qc_u128)unit << 64) + 7 * unit + 1, .steps = 1000 + unit};
     return t;
 }
 
@@ -91,7 +91,7 @@ static const unsigned char le_record[QCC_LEDGER_V1_RECORD_SIZE] = {
 };
 static const qc_tally le_tally = {
     .solutions = (qc_u128)0x0a0b0c0d << 64 | 0x0102030405060708ULL,
-    .placements = 0x1122334455667788ULL,
+    .steps = 0x1122334455667788ULL,
 };
 
 static void put_le64(unsigned char *p, uint64_t v)
@@ -116,7 +116,7 @@ static void check_old_format(const qc_plan *plan)
     qcc_ledger *l = open_ok(plan);
     qc_tally t, t3 = tally_of(3);
     CHECK(qcc_ledger_done_count(l) == 1 && qcc_ledger_get(l, 7, &t) == 0
-          && t.solutions == le_tally.solutions && t.placements == le_tally.placements);
+          && t.solutions == le_tally.solutions && t.steps == le_tally.steps);
     CHECK(qcc_ledger_record(l, 3, &t3) == 0);
     qcc_ledger_close(l);
     size_t len;
@@ -250,7 +250,7 @@ static void check_all(qc_plan *plan, qc_plan *other_n, size_t window)
         CHECK(qcc_ledger_is_done(l, u) == done);
         CHECK(qcc_ledger_get(l, u, &t) == (done ? 0 : -1));
         if (done)
-            CHECK(t.solutions == want.solutions && t.placements == want.placements);
+            CHECK(t.solutions == want.solutions && t.steps == want.steps);
     }
     qcc_ledger_close(l);
 

@@ -146,7 +146,7 @@ static void fill_stats(qcr_mpi_rank_stats *stats, int me, int counters,
     for (int t = 0; t < n; t++) {
         stats->busy_seconds += ts[t].busy;
         stats->units += ts[t].units;
-        stats->placements += ts[t].placements;
+        stats->steps += ts[t].steps;
     }
     int len = 0;
     char host[MPI_MAX_PROCESSOR_NAME];

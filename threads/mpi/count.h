@@ -24,7 +24,7 @@ typedef struct qcr_mpi_rank_stats {
     size_t units;           /* units this rank counted                      */
     double busy_seconds;    /* summed over its threads: time inside units   */
     double wall_seconds;    /* from the first hand-out to its last result   */
-    qc_u128 placements;
+    qc_u128 steps;
     char host[64];
 } qcr_mpi_rank_stats;
 

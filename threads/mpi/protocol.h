@@ -44,19 +44,20 @@ _Static_assert(sizeof(size_t) == sizeof(uint64_t), "a unit index is one 64-bit w
 
 /* A unit's tally on the wire: four 64-bit words. */
 typedef struct qcr_wire_result {
-    uint64_t unit, solutions_lo, solutions_hi, placements;
+    uint64_t unit, solutions_lo, solutions_hi, steps;
 } qcr_wire_result;
 #define QCR_WIRE_WORDS (sizeof(qcr_wire_result) / sizeof(uint64_t))
 
 static inline qcr_wire_result qcr_wire_from_tally(size_t unit, const qc_tally *t)
 {
     return (qcr_wire_result){unit, (uint64_t)t->solutions, (uint64_t)(t->solutions >> 64),
-                             t->placements};
+                             t->steps};
 }
 
 static inline qc_tally qcr_wire_tally(const qcr_wire_result *w)
 {
-    return (qc_tally){(qc_u128)w->solutions_hi << 64 | w->solutions_lo, w->placements};
+    return (qc_tally){.solutions = (qc_u128)w->solutions_hi << 64 | w->solutions_lo,
+                      .steps = w->steps};
 }
 
 /* Grows *p (of *cap elements of `elem` bytes) to hold at least `need`,

@@ -125,7 +125,7 @@ static void absorb(qcr_root *b, const qcr_wire_result *r, size_t n, int source)
         b->arrived++;
         qc_tally t = qcr_wire_tally(&r[i]);
         b->total += t.solutions;
-        b->placements += t.placements;
+        b->steps += t.steps;
         qct_report_unit(&b->rep, (size_t)r[i].unit, &t);
     }
     if (n)
@@ -333,10 +333,10 @@ void qcr_root_alone(const qcr_root *b, int rc, qc_result *total, char *err, size
 int qcr_root_sum(const qcr_root *b, int rc, qc_result *total, char *err, size_t errlen)
 {
     total->total = b->total + b->known.solutions;
-    total->placements = b->placements + b->known.placements;
+    total->steps = b->steps + b->known.steps;
     total->units = b->arrived + b->resumed;
     total->units_resumed = b->resumed;
-    total->placements_resumed = b->known.placements;
+    total->steps_resumed = b->known.steps;
     total->seconds = qct_now_seconds() - b->rep.start;
     total->cpu_seconds = qct_cpu_seconds() - b->rep.cpu_start;
     if (rc == QC_OK && b->conflicts) {

@@ -71,7 +71,7 @@ typedef struct qcr_root {
     size_t conflicts;         /* different ones                          */
     size_t conflict_unit;     /* the first conflict's unit and ranks     */
     int conflict_rank, conflict_first_rank;
-    qc_u128 total, placements;
+    qc_u128 total, steps;
     qc_tally known;           /* from unit_known                         */
     size_t resumed;           /* units known                             */
     size_t todo;              /* units left to count when it started     */

@@ -32,7 +32,7 @@ typedef struct qca_options {
     int engine_given;     /* -e/--engine was on the command line          */
     int plan;             /* --plan=P: the join plan profile of board P (0: N's own) */
     int unique;           /* also print the fundamental count (A002562)  */
-    int stats;            /* print placements and rates on stderr         */
+    int stats;            /* print steps and rates on stderr              */
     const char *checkpoint;   /* --checkpoint FILE: the ledger, or NULL */
     int part, parts;          /* --part K/M: part K of M (part.h); 0, 0: all */
     int progress;             /* QC_PROGRESS_AUTO, _ALWAYS or _NEVER */

@@ -46,7 +46,7 @@
 #include "quote.h"
 
 typedef struct narrow_tally {
-    uint64_t solutions, placements;
+    uint64_t solutions, steps;
 } narrow_tally;
 
 typedef struct wide_tally {
@@ -65,7 +65,7 @@ struct qcc_ledger {
     /* [narrow tallies] what a resumed run holds a unit: 17 bytes, not 33
      * (N=28: 40 million units).  done[u]: 0 to do, 1 done, 2 done with
      * solutions past 64 bits, kept in wide; tallies[u] its solutions' low
-     * 64 bits and its placements (64 bits in a record too). */
+     * 64 bits and its steps (64 bits in a record too). */
     unsigned char *done;
     narrow_tally *tallies;
     wide_tally *wide;        /* the rare units of done 2, in no order    */
@@ -108,7 +108,7 @@ static int keep_tally(qcc_ledger *l, size_t unit, const qc_tally *t)
         return -1;
     if (wide)
         l->wide[l->wide_count++] = (wide_tally){unit, t->solutions};
-    l->tallies[unit] = (narrow_tally){(uint64_t)t->solutions, (uint64_t)t->placements};
+    l->tallies[unit] = (narrow_tally){(uint64_t)t->solutions, (uint64_t)t->steps};
     l->done[unit] = wide ? 2 : 1;
     l->done_count++;
     return 0;
@@ -285,7 +285,7 @@ int qcc_ledger_get(const qcc_ledger *l, size_t unit, qc_tally *out)
 {
     if (!qcc_ledger_is_done(l, unit))
         return -1;
-    *out = (qc_tally){l->tallies[unit].solutions, l->tallies[unit].placements};
+    *out = (qc_tally){.solutions = l->tallies[unit].solutions, .steps = l->tallies[unit].steps};
     for (size_t k = 0; l->done[unit] == 2 && k < l->wide_count; k++)
         if (l->wide[k].unit == unit)
             out->solutions = l->wide[k].solutions;

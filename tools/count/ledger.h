@@ -11,7 +11,7 @@
  *   Version 2 (written now): a 128-byte header (magic, format version,
  *   N, engine, unit count, plan fingerprint, part K/M with its unit count
  *   and digest, checksum), 128-byte records (unit, solutions as two
- *   64-bit halves, placements, when it finished, CPU seconds, engine, ISA
+ *   64-bit halves, steps, when it finished, CPU seconds, engine, ISA
  *   level, host, checksum seeded with the plan fingerprint).
  *   Version 1 (read, and appended to in its own format): a 64-byte header
  *   without the part, 40-byte records without the log.

@@ -75,7 +75,7 @@ void qcc_ledger_encode_header_v1(const qc_plan *plan, unsigned char *buf)
 }
 
 /* Record, version 2: 0 unit u64 | 8 solutions low u64 | 16 solutions high
- * u64 | 24 placements u64 | 32 finished, microseconds since 1970 UTC i64 |
+ * u64 | 24 steps u64 | 32 finished, microseconds since 1970 UTC i64 |
  * 40 CPU microseconds u64 (all ones: unknown) | 48 engine[16] | 64 ISA
  * level[16] | 80 host[40] | 120 checksum of bytes 0..119 seeded with the
  * plan fingerprint.  Version 1: bytes 0..31 the same, 32 checksum of
@@ -85,7 +85,7 @@ static void encode_tally(uint64_t unit, const qc_tally *t, unsigned char *buf)
     put64(buf, unit);
     put64(buf + 8, (uint64_t)t->solutions);
     put64(buf + 16, (uint64_t)(t->solutions >> 64));
-    put64(buf + 24, t->placements);
+    put64(buf + 24, t->steps);
 }
 
 void qcc_ledger_encode_record(uint64_t fingerprint, uint64_t unit, const qc_tally *t,
@@ -176,5 +176,5 @@ int qcc_ledger_parse_header(const unsigned char *buf, size_t len, qcc_ledger_hea
 qc_tally qcc_ledger_get_tally(const unsigned char *r)
 {
     return (qc_tally){.solutions = (qc_u128)get64(r + 8) | (qc_u128)get64(r + 16) << 64,
-                      .placements = get64(r + 24)};
+                      .steps = get64(r + 24)};
 }

@@ -51,7 +51,7 @@ void qcc_ledger_get_string(char *out, size_t size, const unsigned char *p);
  * or -1 with the problem named in err (the caller prefixes the file name). */
 int qcc_ledger_parse_header(const unsigned char *buf, size_t len, qcc_ledger_header *h,
                             char *err, size_t errlen);
-/* The tally of record r: its solutions and placements (bytes 8..31). */
+/* The tally of record r: its solutions and steps (bytes 8..31). */
 qc_tally qcc_ledger_get_tally(const unsigned char *r);
 
 #endif

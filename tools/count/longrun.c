@@ -47,7 +47,7 @@ static int unit_known(void *ctx, size_t unit, qc_tally *out)
 {
     qcc_longrun_ctx *lr = ctx;
     if (lr->member && !lr->member[unit]) {
-        *out = (qc_tally){0, 0};
+        *out = (qc_tally){.solutions = 0, .steps = 0};
         return 1;
     }
     return lr->ledger && qcc_ledger_get(lr->ledger, unit, out) == 0;

@@ -89,7 +89,7 @@ int qcc_longrun(const qca_options *opts, const qc_plan *plan, qc_result *result,
 
 /* With --unique, the fundamental count of a finished count r into
  * *unique, by Burnside over the symmetric solutions (two searches tiny
- * next to the count: N=20, 9.5 M placements against ~10^10, so the run's
+ * next to the count: N=20, 9.5 M steps against ~10^10, so the run's
  * statistics stay the engine's own); 0 without --unique.  Returns 0, or 2
  * with a one-line message in msg. */
 int qcc_longrun_unique(const qca_options *opts, const qc_result *r, qc_u128 *unique, char *msg,

@@ -68,7 +68,7 @@ void qcc_line_format(const qc_progress *p, double elapsed, char *buf, size_t len
         format_duration(elapsed / counted * (left > 0 ? left : 0), eta, sizeof eta);
     else
         snprintf(eta, sizeof eta, "--");
-    double rate = elapsed > 0 ? (double)p->placements / elapsed : 0.0;
+    double rate = elapsed > 0 ? (double)p->steps / elapsed : 0.0;
     const char *unit = "";
     if (rate >= 1e9) {
         rate /= 1e9;
@@ -80,7 +80,7 @@ void qcc_line_format(const qc_progress *p, double elapsed, char *buf, size_t len
         rate /= 1e3;
         unit = "k";
     }
-    snprintf(buf, len, "qcount: %zu/%zu units (%.1f%%), elapsed %s, ETA %s, %.1f%s placements/s",
+    snprintf(buf, len, "qcount: %zu/%zu units (%.1f%%), elapsed %s, ETA %s, %.1f%s steps/s",
              p->units_done, p->units_total, pct, el, eta, rate, unit);
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * progress.h — the live progress line of qcount on stderr: work units
- * done / total, percent, elapsed, ETA, placements per second, redrawn
+ * done / total, percent, elapsed, ETA, steps per second, redrawn
  * about once a second by a thread of its own and erased at the end.
  */
 #ifndef QC_PROGRESS_H

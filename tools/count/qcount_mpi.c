@@ -65,17 +65,17 @@ static void print_report(const qcr_mpi_result *r)
 static void json_ranks(FILE *out, void *ctx)
 {
     const qcr_mpi_result *r = ctx;
-    char placements[48];
+    char steps[48];
     fprintf(out, ", \"ranks\": [");
     for (int i = 0; i < r->ranks; i++) {
         const qcr_mpi_rank_stats *s = &r->per_rank[i];
-        qc_u128_format(s->placements, placements);
+        qc_u128_format(s->steps, steps);
         fprintf(out, "%s{\"rank\": %d, \"host\": \"", i ? ", " : "", s->rank);
         for (const char *p = s->host; *p; p++)   /* host names are tame; stay valid JSON anyway */
             fputc(*p == '"' || *p == '\\' || (unsigned char)*p < 0x20 ? '?' : *p, out);
         fprintf(out, "\", \"threads\": %d, \"units\": %zu, \"busy_seconds\": %.6f, "
-                "\"wall_seconds\": %.6f, \"placements\": %s}",
-                s->threads, s->units, s->busy_seconds, s->wall_seconds, placements);
+                "\"wall_seconds\": %.6f, \"steps\": %s, \"placements\": %s}",
+                s->threads, s->units, s->busy_seconds, s->wall_seconds, steps, steps);
     }
     fprintf(out, "]");
 }

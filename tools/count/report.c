@@ -10,10 +10,10 @@
 #include "known_counts.h"
 #include "report.h"
 
-/* The rate of this run: placements resumed from a ledger took no time. */
+/* The rate of this run: steps resumed from a ledger took no time. */
 static double run_rate(const qc_result *r)
 {
-    return r->seconds > 0 ? (double)(r->placements - r->placements_resumed) / r->seconds : 0.0;
+    return r->seconds > 0 ? (double)(r->steps - r->steps_resumed) / r->seconds : 0.0;
 }
 
 /* The width of a column of counts up to N=last: the published count's, or
@@ -43,8 +43,8 @@ static void print_json(const qca_options *o, const qc_result *r, const char *tot
                        const char *unique, const char *check,
                        void (*json_extra)(FILE *out, void *ctx), void *ctx)
 {
-    char placements[48];
-    qc_u128_format(r->placements, placements);
+    char steps[48];
+    qc_u128_format(r->steps, steps);
     printf("{\"n\": %d, \"total\": %s, ", o->n, total);
     if (o->parts)   /* total is then the part's share */
         printf("\"part\": \"%d/%d\", ", o->part, o->parts);
@@ -57,10 +57,10 @@ static void print_json(const qca_options *o, const qc_result *r, const char *tot
     struct rusage usage;   /* peak resident memory of this process */
     long peak_kib = getrusage(RUSAGE_SELF, &usage) == 0 ? usage.ru_maxrss : -1;
     printf("\"engine\": \"%s\", \"threads\": %d, \"seconds\": %.6f, \"cpu_seconds\": %.6f, "
-           "\"units\": %zu, \"placements\": %s, \"placements_per_second\": %.0f, "
-           "\"peak_rss_kib\": %ld",
+           "\"units\": %zu, \"steps\": %s, \"steps_per_second\": %.0f, "
+           "\"placements\": %s, \"placements_per_second\": %.0f, \"peak_rss_kib\": %ld",
            qc_engine_name(o->engine), r->threads, r->seconds, r->cpu_seconds,
-           r->units, placements, run_rate(r), peak_kib);
+           r->units, steps, run_rate(r), steps, run_rate(r), peak_kib);
     if (json_extra)
         json_extra(stdout, ctx);
     else
@@ -86,14 +86,14 @@ static int check_counts(const qca_options *o, const qc_result *r, qc_u128 unique
 int qcc_report_result(const qca_options *o, const qc_result *r, qc_u128 fundamental,
                       void (*json_extra)(FILE *out, void *ctx), void *ctx)
 {
-    char total[48], placements[48], unique[48] = "";
+    char total[48], steps[48], unique[48] = "";
     qc_u128_format(r->total, total);
     if (o->unique)
         qc_u128_format(fundamental, unique);
     if (o->stats)
-        fprintf(stderr, "qcount: stats: placements %s, placements/s %.0f, seconds %.6f, "
+        fprintf(stderr, "qcount: stats: steps %s, steps/s %.0f, seconds %.6f, "
                 "units %zu, engine %s%s%.0d, threads %d\n",
-                qc_u128_format(r->placements, placements), run_rate(r), r->seconds, r->units,
+                qc_u128_format(r->steps, steps), run_rate(r), r->seconds, r->units,
                 qc_engine_name(o->engine), o->plan ? " plan " : "", o->plan, r->threads);
     const char *check = NULL;
     int status = o->check ? check_counts(o, r, fundamental, &check) : 0;

@@ -13,7 +13,7 @@
  * its AND loop at the portable level (qc_plan_recount_unit), which shares
  * no pair-counting code with the byte tables that count it in a run; the
  * other engines have no such second path (QC_ENOTSUP).  The solutions
- * are compared; the placements may differ between paths (odd N's middle
+ * are compared; the steps may differ between paths (odd N's middle
  * queen).  The units are counted over --threads threads (default: one per
  * core), each pass at one level, since the level is the whole process's.
  *

@@ -8,7 +8,7 @@
  * unit it held is redone by resuming that count, not by guessing.  A unit
  * found in two ledgers counts once if both give it the same solutions
  * (parts that overlap, a part run twice); different solutions are an
- * error naming the unit and both ledgers.  The placements (work done) may
+ * error naming the unit and both ledgers.  The steps (work done, qc_tally) may
  * differ between engines' paths and are not compared.  Whole-plan ledgers
  * (plain or MPI runs) and part ledgers merge alike: coverage is checked
  * unit by unit, whatever split wrote them.  Nothing is written.

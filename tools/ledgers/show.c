@@ -21,7 +21,7 @@ static const char help[] =
     "A ledger as it stands, to publish beside a claimed total: its format, N,\n"
     "engine, the plan's fingerprint and units, its part and the part's units, its\n"
     "coverage (and a damaged tail, if any) and the sum of its solutions; then one\n"
-    "line per record in unit order: unit, solutions, placements, engine, ISA level,\n"
+    "line per record in unit order: unit, solutions, steps, engine, ISA level,\n"
     "host, CPU seconds and the time it finished (UTC).  Fields a record does not\n"
     "keep are shown as -.  Only reads the ledger.\n"
     "\n"
@@ -62,7 +62,7 @@ static void print_text(const qcl_bound *b, const qcc_part *part, qc_u128 sum)
     if (f->damaged_bytes)
         printf("damaged tail %zu bytes (a run cut off writing; resume it)\n", f->damaged_bytes);
     printf("solutions    %s (the sum of these records)\n", qc_u128_format(sum, s));
-    printf("%-8s %20s %16s %-10s %-11s %-20s %10s %s\n", "unit", "solutions", "placements",
+    printf("%-8s %20s %16s %-10s %-11s %-20s %10s %s\n", "unit", "solutions", "steps",
            "engine", "isa", "host", "cpu_s", "finished_utc");
     for (size_t i = 0; i < f->count; i++) {
         const qcc_ledger_entry *e = &f->entries[i];
@@ -72,7 +72,7 @@ static void print_text(const qcl_bound *b, const qcc_part *part, qc_u128 sum)
         else
             snprintf(cpu, sizeof cpu, "-");
         printf("%-8llu %20s %16s %-10s %-11s %-20s %10s %s\n", (unsigned long long)e->unit,
-               qc_u128_format(e->tally.solutions, s), qc_u128_format(e->tally.placements, p),
+               qc_u128_format(e->tally.solutions, s), qc_u128_format(e->tally.steps, p),
                e->log.engine[0] ? e->log.engine : "-", e->log.isa[0] ? e->log.isa : "-",
                e->log.host[0] ? e->log.host : "-", cpu, qcl_time(e->log.finished_us, when, sizeof when));
     }
@@ -98,9 +98,10 @@ static void print_json(const qcl_bound *b, const qcc_part *part, qc_u128 sum)
     for (size_t i = 0; i < f->count; i++) {
         const qcc_ledger_entry *e = &f->entries[i];
         char p[48], when[40];
-        printf("%s{\"unit\": %llu, \"solutions\": %s, \"placements\": %s, \"engine\": ",
-               i ? ", " : "", (unsigned long long)e->unit, qc_u128_format(e->tally.solutions, s),
-               qc_u128_format(e->tally.placements, p));
+        qc_u128_format(e->tally.steps, p);
+        printf("%s{\"unit\": %llu, \"solutions\": %s, \"steps\": %s, \"placements\": %s, "
+               "\"engine\": ", i ? ", " : "", (unsigned long long)e->unit,
+               qc_u128_format(e->tally.solutions, s), p, p);
         qcl_json_string(stdout, e->log.engine);
         printf(", \"isa\": ");
         qcl_json_string(stdout, e->log.isa);

@@ -125,7 +125,7 @@ static int take(qcl_status_state *s, const qcl_bound *b, int i)
         if (e->log.cpu_seconds >= 0) {
             g->cpu_seconds += e->log.cpu_seconds;
             g->cpu_units++;
-            g->cpu_placements += e->tally.placements;
+            g->cpu_steps += e->tally.steps;
         }
     }
     return 0;
@@ -262,12 +262,12 @@ static void print_text_parts(const qcl_status_state *s, const qcl_bound *b, int 
 static void print_text_groups(const qcl_status_state *s)
 {
     printf("\n%-20s %-11s %9s %7s %10s %16s\n", "host", "isa", "units", "work%", "cpu_time",
-           "placements/cpu_s");
+           "steps/cpu_s");
     for (size_t i = 0; i < s->groups; i++) {
         const qcl_status_group *g = &s->group[i];
         char rate[32] = "-", cpu[32] = "-";
         if (g->cpu_units && g->cpu_seconds > 0)
-            snprintf(rate, sizeof rate, "%.3e", (double)g->cpu_placements / g->cpu_seconds);
+            snprintf(rate, sizeof rate, "%.3e", (double)g->cpu_steps / g->cpu_seconds);
         if (g->cpu_units)
             qcl_status_span(g->cpu_seconds, cpu, sizeof cpu);
         printf("%-20s %-11s %9zu %6.1f%% %10s %16s\n", g->host[0] ? g->host : "-",
@@ -322,13 +322,13 @@ static void print_json_groups(const qcl_status_state *s)
         printf(", \"isa\": ");
         qcl_json_string(stdout, g->isa);
         printf(", \"units\": %zu, \"work\": %.6f, \"cpu_seconds\": %.6f, \"cpu_units\": %zu, "
-               "\"cpu_placements\": %s, \"placements_per_cpu_second\": ", g->units,
+               "\"cpu_steps\": %s, \"cpu_placements\": %s, ", g->units,
                qcl_status_percent(g->work, s->work_all) / 100, g->cpu_seconds, g->cpu_units,
-               qc_u128_format(g->cpu_placements, p));
+               qc_u128_format(g->cpu_steps, p), p);
+        char rate[32] = "null";
         if (g->cpu_units && g->cpu_seconds > 0)
-            printf("%.6e}", (double)g->cpu_placements / g->cpu_seconds);
-        else
-            printf("null}");
+            snprintf(rate, sizeof rate, "%.6e", (double)g->cpu_steps / g->cpu_seconds);
+        printf("\"steps_per_cpu_second\": %s, \"placements_per_cpu_second\": %s}", rate, rate);
     }
     printf("]");
 }

@@ -14,7 +14,7 @@ typedef struct qcl_status_group {     /* the records of one host at one ISA leve
     size_t units;
     double cpu_seconds;       /* of the records that know it             */
     size_t cpu_units;         /* the records that know it                */
-    qc_u128 cpu_placements;   /* the placements of those records         */
+    qc_u128 cpu_steps;        /* the steps of those records              */
     double work;
 } qcl_status_group;
 

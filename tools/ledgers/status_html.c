@@ -82,16 +82,16 @@ static void chart_rates(FILE *out, const qcl_status_state *s)
     double top = 0;
     for (size_t i = 0; i < s->groups; i++)
         if (s->group[i].cpu_seconds > 0
-            && (double)s->group[i].cpu_placements / s->group[i].cpu_seconds > top)
-            top = (double)s->group[i].cpu_placements / s->group[i].cpu_seconds;
+            && (double)s->group[i].cpu_steps / s->group[i].cpu_seconds > top)
+            top = (double)s->group[i].cpu_steps / s->group[i].cpu_seconds;
     const int bar = 22, height = CHART_PAD + bar * (int)(s->groups ? s->groups : 1);
     fprintf(out, "<figure><svg id=\"rate-chart\" xmlns=\"http://www.w3.org/2000/svg\" "
             "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">\n"
-            "<title>placements per CPU second by host and ISA level</title>\n",
+            "<title>steps per CPU second by host and ISA level</title>\n",
             CHART_W, height, CHART_W, height);
     for (size_t i = 0; i < s->groups; i++) {
         const qcl_status_group *g = &s->group[i];
-        double rate = g->cpu_seconds > 0 ? (double)g->cpu_placements / g->cpu_seconds : 0;
+        double rate = g->cpu_seconds > 0 ? (double)g->cpu_steps / g->cpu_seconds : 0;
         int y = CHART_PAD / 2 + bar * (int)i;
         fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"end\">", 230,
                 y + bar - 8);
