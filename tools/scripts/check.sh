@@ -26,13 +26,15 @@ ctest --test-dir build-asan -L small -j"$jobs" --output-on-failure
 
 # TSan needs an OpenMP runtime it can see into: clang with LLVM's libomp and
 # its Archer tool, which tells TSan about OpenMP's barriers and hand-offs.
-# (GCC's libgomp is uninstrumented and reports false races.)
-echo "== sanitizers: TSan, clang + libomp + Archer (label 'small')"
+# (GCC's libgomp is uninstrumented and reports false races.)  Not the
+# tests that run on one thread alone (the joiners', the unit cases', the
+# record profile's), where there is no race to find.
+echo "== sanitizers: TSan, clang + libomp + Archer (label 'small', threads)"
 CC=clang CXX=clang++ cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DQC_SANITIZE=thread -DQC_BENCH=OFF >/dev/null
 cmake --build build-tsan -j"$jobs" >/dev/null
 archer=$(ls /usr/lib/llvm-*/lib/libarcher.so | tail -n 1)
 OMP_TOOL_LIBRARIES=$archer TSAN_OPTIONS="ignore_noninstrumented_modules=1 halt_on_error=1" \
-    ctest --test-dir build-tsan -L small -j"$jobs" --output-on-failure
+    ctest --test-dir build-tsan -L small -E '^(join_joiners|unit_cases|profile_28_small)$' -j"$jobs" --output-on-failure
 
 # libFuzzer, briefly: the ledger reader and the argument parser, side by
 # side (each target builds its own ASan+UBSan-instrumented copy of what it
@@ -62,15 +64,17 @@ done
 # thousands of threads (more threads than units) take a minute to start
 # under qemu (engines_small checks halving against the other engines);
 # harden_input, whose pipes, signals and full-disk cases take minutes
-# under qemu and test the program's I/O, not its arithmetic; and
-# bench_tools, which runs the benchmark tools directly.
+# under qemu and test the program's I/O, not its arithmetic, as do modes,
+# harden_options and mask (options, output formats, CPU masks: the same C
+# on every architecture); and bench_tools, which runs the benchmark tools
+# directly.
 if [ "$(uname -m)" = x86_64 ]; then
     echo "== aarch64: portable cross build, quick tests under qemu-aarch64"
     cmake -S . -B build-aarch64 -DCMAKE_TOOLCHAIN_FILE=tools/cmake/aarch64-linux-gnu.cmake \
         -DCMAKE_BUILD_TYPE=Release -DQC_NATIVE=OFF -DQC_BENCH=OFF \
         -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON >/dev/null
     cmake --build build-aarch64 -j"$jobs" >/dev/null
-    ctest --test-dir build-aarch64 -L small -E '^(counts_halving_small|harden_input|bench_tools)$' \
+    ctest --test-dir build-aarch64 -L small -E '^(counts_halving_small|harden_input|modes|harden_options|mask|bench_tools)$' \
         -j"$jobs" --output-on-failure
 fi
 
