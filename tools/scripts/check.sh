@@ -28,13 +28,14 @@ ctest --test-dir build-asan -L small -j"$jobs" --output-on-failure
 # its Archer tool, which tells TSan about OpenMP's barriers and hand-offs.
 # (GCC's libgomp is uninstrumented and reports false races.)  Not the
 # tests that run on one thread alone (the joiners', the unit cases', the
-# record profile's), where there is no race to find.
+# record profile's, and the program's modes and option checks, which start
+# no count), where there is no race to find.
 echo "== sanitizers: TSan, clang + libomp + Archer (label 'small', threads)"
 CC=clang CXX=clang++ cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DQC_SANITIZE=thread -DQC_BENCH=OFF >/dev/null
 cmake --build build-tsan -j"$jobs" >/dev/null
 archer=$(ls /usr/lib/llvm-*/lib/libarcher.so | tail -n 1)
 OMP_TOOL_LIBRARIES=$archer TSAN_OPTIONS="ignore_noninstrumented_modules=1 halt_on_error=1" \
-    ctest --test-dir build-tsan -L small -E '^(join_joiners|unit_cases|profile_28_small)$' -j"$jobs" --output-on-failure
+    ctest --test-dir build-tsan -L small -E '^(join_joiners|unit_cases|profile_28_small|modes|harden_options)$' -j"$jobs" --output-on-failure
 
 # libFuzzer, briefly: the ledger reader and the argument parser, side by
 # side (each target builds its own ASan+UBSan-instrumented copy of what it
