@@ -13,7 +13,7 @@
  * or writes anything; a NULL pointer (but for the optional ones, said
  * below), a size out of range or a column not below n gives QC_EINVAL (a
  * negative -QC_EINVAL where the result is a count, 0 for qc_enum_next and
- * qc_enum_placements).  What no check can see stays the caller's to keep:
+ * qc_enum_steps).  What no check can see stays the caller's to keep:
  * arrays of at least n elements, an iterator not yet freed.
  */
 #ifndef QCOUNT_SOLUTIONS_H
@@ -41,7 +41,10 @@ int qc_enum_create(qc_enum **out, int n);
 /* Writes the next solution into cols[0..n-1]; returns 1, or 0 when every
  * solution has been given (or it or cols is NULL). */
 int qc_enum_next(qc_enum *it, uint32_t *cols);
-/* Queens the search has placed so far (its nodes); 0 for NULL. */
+/* The search's steps so far: the queens it has placed (its nodes); 0 for
+ * NULL. */
+uint64_t qc_enum_steps(const qc_enum *it);
+/* The same as qc_enum_steps, under its former name. */
 uint64_t qc_enum_placements(const qc_enum *it);
 /* Frees it; NULL does nothing. */
 void qc_enum_free(qc_enum *it);

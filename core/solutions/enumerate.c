@@ -74,9 +74,14 @@ int qc_enum_next(qc_enum *it, uint32_t *cols)
     }
 }
 
-uint64_t qc_enum_placements(const qc_enum *it)
+uint64_t qc_enum_steps(const qc_enum *it)
 {
     return it ? it->placed : 0;
+}
+
+uint64_t qc_enum_placements(const qc_enum *it)
+{
+    return qc_enum_steps(it);
 }
 
 void qc_enum_free(qc_enum *it)

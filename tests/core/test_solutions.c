@@ -71,6 +71,9 @@ static void test_enumerate(const known_count *known)
         CHECK((qc_u128)count == known[n].total, "n=%d: enumerated %llu", n, (unsigned long long)count);
         CHECK(ordered, "n=%d: not in lexicographic order", n);
         CHECK(valid, "n=%d: an invalid solution", n);
+        /* each solution's last queen a step at least; the former name the same count */
+        CHECK(qc_enum_steps(it) >= count && qc_enum_placements(it) == qc_enum_steps(it),
+              "n=%d: %llu steps", n, (unsigned long long)qc_enum_steps(it));
         qc_enum_free(it);
     }
     qc_enum *it;

@@ -124,7 +124,8 @@ static void enumeration(void)
     CHECK(qc_enum_create(NULL, 8) == QC_EINVAL);
     CHECK(qc_enum_create(&it, 0) == QC_EINVAL && it == NULL);
     CHECK(qc_enum_create(&it, 33) == QC_EINVAL && it == NULL);
-    CHECK(qc_enum_next(NULL, cols) == 0 && qc_enum_placements(NULL) == 0);
+    CHECK(qc_enum_next(NULL, cols) == 0 && qc_enum_placements(NULL) == 0
+          && qc_enum_steps(NULL) == 0);
     qc_enum_free(NULL);
     CHECK(qc_enum_create(&it, 8) == QC_OK && it);
     if (!it)
