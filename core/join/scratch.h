@@ -19,7 +19,7 @@ typedef struct qcj_scratch {
     qcj_vec low[2];           /* ... grouped: their ANDed parts            */
     qcj_vec off[2];           /* ... and the group offsets                 */
     qcj_vec spared, spared_off;   /* odd N, [middle spared]: the tops sparing the middle queen */
-    qcj_vec joiner_scratch;            /* the joiner's own (joiner.h)            */
+    qcj_vec joiner_scratch;       /* the joiner's own (joiner.h)            */
     qcj_set_key set_key;          /* [set key] the column set's (unit.c)    */
     qcj_set_key_sample key_sample;    /* ... and its choice's working memory */
     uint64_t key_bottoms[QCJ_SET_KEY_SAMPLE];   /* ... its bottoms ([spread key sample]) */

@@ -30,15 +30,22 @@ unversioned=$("$nm" -D --defined-only --with-symbol-versions "$so" 2>/dev/null \
 soname=$(readelf -d "$so" 2>/dev/null | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 [ "$soname" = "libqcount.so.$major" ] && ok || bad "soname '$soname', not libqcount.so.$major"
 
+# compiles_everywhere FILE.c WHAT: FILE compiles clean under -Wpedantic
+# -Werror as C99, C17 and (a copy) C++11; one check each
+compiles_everywhere() {
+    local std
+    for std in c99 c17; do
+        "$cc" -std=$std -Wall -Wextra -Wpedantic -Werror -fsyntax-only -I"$include" "$1" 2>"$tmp/c.err" \
+            && ok || { bad "$2 under $cc -std=$std -Wpedantic:"; cat "$tmp/c.err"; }
+    done
+    cp "$1" "${1%.c}.cpp"
+    "$cxx" -std=c++11 -Wall -Wextra -Wpedantic -Werror -fsyntax-only -I"$include" "${1%.c}.cpp" 2>"$tmp/cxx.err" \
+        && ok || { bad "$2 under $cxx -std=c++11 -Wpedantic:"; cat "$tmp/cxx.err"; }
+}
+
 # the headers under -Wpedantic, alone and together, in C and C++
 printf '#include <qcount.h>\n#include <qcount_solutions.h>\nint main(void) { return qc_version() == 0; }\n' >"$tmp/h.c"
-for std in c99 c17; do
-    "$cc" -std=$std -Wall -Wextra -Wpedantic -Werror -fsyntax-only -I"$include" "$tmp/h.c" 2>"$tmp/c.err" \
-        && ok || { bad "the headers under $cc -std=$std -Wpedantic:"; cat "$tmp/c.err"; }
-done
-cp "$tmp/h.c" "$tmp/h.cpp"
-"$cxx" -std=c++11 -Wall -Wextra -Wpedantic -Werror -fsyntax-only -I"$include" "$tmp/h.cpp" 2>"$tmp/cxx.err" \
-    && ok || { bad "the headers under $cxx -std=c++11 -Wpedantic:"; cat "$tmp/cxx.err"; }
+compiles_everywhere "$tmp/h.c" "the headers"
 # the members' former names (QC_ALSO_NAMED) are the same storage as their
 # names (the same offset and size: members of one union), in each of those
 # languages, and leave the layout as it was; checked as the code compiles
@@ -58,11 +65,5 @@ int main(void)
     return t.placements != 7;
 }
 C
-for std in c99 c17; do
-    "$cc" -std=$std -Wall -Wextra -Wpedantic -Werror -fsyntax-only -I"$include" "$tmp/alias.c" 2>"$tmp/c.err" \
-        && ok || { bad "the former member names under $cc -std=$std:"; cat "$tmp/c.err"; }
-done
-cp "$tmp/alias.c" "$tmp/alias.cpp"
-"$cxx" -std=c++11 -Wall -Wextra -Wpedantic -Werror -fsyntax-only -I"$include" "$tmp/alias.cpp" 2>"$tmp/cxx.err" \
-    && ok || { bad "the former member names under $cxx -std=c++11:"; cat "$tmp/cxx.err"; }
+compiles_everywhere "$tmp/alias.c" "the former member names"
 report abi
