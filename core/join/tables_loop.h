@@ -409,6 +409,16 @@ TBL_INLINE uint64_t tbl_sieve_tiled(const tbl_join *j, const qcj_join_shape *sha
  * N=18. */
 #define TBL_DIGIT_CASES(CASE) CASE(1) CASE(2) CASE(3) CASE(4) CASE(5) CASE(6) CASE(7) CASE(8) \
     TBL_DIGIT_CASES_9(CASE) TBL_DIGIT_CASES_12(CASE)
+/* [one case unoptimized] Unoptimized (the sanitizer builds, -O0), a
+ * constant digit count buys nothing, and every inlined case keeps stack
+ * slots of its own for each vector temporary: the sixteen cases of the
+ * avx512 level's tiled sieve took a 9.4 MiB frame under clang's ASan,
+ * past the 8 MiB main-thread stack.  There the digit count is read at
+ * run time, in one case.  The sieve's code is the same either way. */
+#ifndef __OPTIMIZE__
+#undef TBL_DIGIT_CASES
+#define TBL_DIGIT_CASES(CASE) default: CASE(0)
+#endif
 /* a case past the level's digits is never reached (TBL_COUNT refuses
  * it); clamped, so that its loops stay inside the tables */
 #define TBL_DIGITS_AT_MOST(c) ((c) <= TBL_DIGITS_MAX ? (c) : TBL_DIGITS_MAX)
@@ -422,10 +432,12 @@ TBL_INLINE uint64_t tbl_sieve_tiled(const tbl_join *j, const qcj_join_shape *sha
 #else
 #define TBL_DIGIT_CASES_12(CASE)
 #endif
-/* join j at digit count c: a copy of *j with its digits the constant c */
+/* join j at digit count c: a copy of *j with its digits the constant c
+ * (c = 0: j's own, [one case unoptimized]) */
 #define TBL_JOIN_AT(c) (tbl_join){.tops = j->tops, .boff = j->boff, .planes = j->planes,       \
                                   .stride = j->stride, .compact = j->compact, .cs = j->cs,      \
-                                  .digits = TBL_DIGITS_AT_MOST(c), .width = j->width}
+                                  .digits = (c) ? TBL_DIGITS_AT_MOST(c) : j->digits,            \
+                                  .width = j->width}
 
 /* tbl_sieve of join j at its digit count (the case's constant). */
 static __attribute__((noinline)) uint64_t tbl_untiled(const tbl_join *j,
