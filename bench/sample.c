@@ -8,7 +8,7 @@
  *
  *   qcount_sample N [--units U] [--strata H] [--seed S] [--sets K]
  *                   [--joins P] [--memory-units M] [--largest L]
- *                   [--key-bits B] [--plan P] [--unit U]...
+ *                   [--key-bits B] [--plan P] [--unit U]... [--against-whole]
  *
  * --units U units in all (default 64), over H strata (default 8); --seed
  * S draws the same sample again (default: from the clock; printed);
@@ -34,6 +34,14 @@
  * (up to 64 times) measures unit U of the plan, as --largest measures
  * its own (with --sets and --joins as given), and alone draws no sample
  * unless --units is given too.  QCOUNT_ISA picks the level, as for qcount.
+ * [against whole] --against-whole (with --joins P, not --sets) counts
+ * each unit of the sample, and each given with --unit, whole at once
+ * after its sampled estimate, on the same thread, so that both meet the
+ * same machine: a line a unit (`against_whole unit U ...`: both CPU
+ * times and solutions, and their ratios) and the sums of the drawn
+ * sample (`against_whole_sum ...`), whose time ratio says how far the
+ * sampled joins' estimate is from the whole units' time.  The estimates
+ * printed are the sampled ones, as without it.
  *
  * [listing charged] A join unit's work is timed in two steps, listing its
  * bands and counting its sets (probe.h, [probe]).  The listing is charged
@@ -112,7 +120,7 @@ static int usage(const char *why)
 {
     fprintf(stderr, "qcount_sample: %s\nusage: qcount_sample N [--units U] [--strata H] "
                     "[--seed S] [--sets K] [--joins P] [--memory-units M] [--largest L] "
-                    "[--key-bits B] [--plan P] [--unit U]...\n", why);
+                    "[--key-bits B] [--plan P] [--unit U]... [--against-whole]\n", why);
     return 2;
 }
 
@@ -124,6 +132,16 @@ static unsigned long long count_of(const char *s)
     unsigned long long v = strtoull(s, &end, 0);
     return errno || *end || end == s || s[0] == '-' ? 0 : v;
 }
+
+/* The command line. */
+typedef struct sample_options {
+    int n;
+    unsigned long long units_wanted, strata, seed, sets, joins, largest, key_bits, memory_units,
+        profile;
+    int units_given;      /* --units given (else with --unit: no sample) */
+    int against_whole;    /* [against whole] */
+    size_t given[64], given_count;
+} sample_options;
 
 /* The largest peak resident size seen (KiB): one thread's process. */
 static long process_peak;
@@ -205,15 +223,52 @@ static int measure_memory(const qc_plan *plan, size_t u, unit_measure *m)
     return rc;
 }
 
+/* [against whole] The sums of a sample's units, sampled and whole. */
+typedef struct whole_sums {
+    double sampled_cpu, whole_cpu, sampled_solutions, whole_solutions;
+    size_t units;
+} whole_sums;
+
+/* [against whole] Unit u, whose sampled estimate is *sampled, counted
+ * whole at once on this thread; its line on stdout, and both added to
+ * *sums unless NULL.  Returns QC_OK or the count's error. */
+static int against_whole(const qc_plan *plan, size_t u, const unit_measure *sampled,
+                         uint64_t *state, whole_sums *sums)
+{
+    unit_measure whole;
+    const int rc = measure_unit(plan, u, 0, 0, state, &whole);
+    if (rc != QC_OK)
+        return rc;
+    printf("against_whole unit %zu sampled_cpu_seconds %.4g whole_cpu_seconds %.4g time_ratio %.3f "
+           "sampled_solutions %.4g whole_solutions %.17g solutions_ratio %.3f "
+           "per_solution_ratio %.3f\n",
+           u, sampled->cpu, whole.cpu, whole.cpu > 0 ? sampled->cpu / whole.cpu : 0,
+           sampled->solutions, whole.solutions,
+           whole.solutions > 0 ? sampled->solutions / whole.solutions : 0,
+           whole.cpu > 0 && sampled->solutions > 0
+               ? sampled->cpu / sampled->solutions / (whole.cpu / whole.solutions)
+               : 0);
+    fflush(stdout);
+    if (sums) {
+        sums->sampled_cpu += sampled->cpu;
+        sums->whole_cpu += whole.cpu;
+        sums->sampled_solutions += sampled->solutions;
+        sums->whole_solutions += whole.solutions;
+        sums->units++;
+    }
+    return QC_OK;
+}
+
 /* --unit: each unit given measured, a line each on stdout.  Returns 0,
  * or 1 when one fails. */
 static int measure_given(const qc_plan *plan, const size_t *given, size_t count,
-                         unsigned long long sets, unsigned long long joins, unsigned long long seed)
+                         const sample_options *o)
 {
-    uint64_t state = seed ^ 0x9e3779b97f4a7c15ULL;
+    uint64_t state = o->seed ^ 0x9e3779b97f4a7c15ULL;
     for (size_t g = 0; g < count; g++) {
         unit_measure m;
-        if (measure_unit(plan, given[g], sets, joins, &state, &m) != QC_OK
+        if (measure_unit(plan, given[g], o->sets, o->joins, &state, &m) != QC_OK
+            || (o->against_whole && against_whole(plan, given[g], &m, &state, NULL) != QC_OK)
             || measure_memory(plan, given[g], &m) != QC_OK) {
             fprintf(stderr, "qcount_sample: unit %zu failed\n", given[g]);
             return 1;
@@ -230,15 +285,6 @@ static void print_estimate(const char *key, qcb_estimate e, double scale)
     printf("%s %.6g +- %.3g (df %d)\n", key, e.value * scale, e.half_width * scale, e.df);
 }
 
-/* The command line. */
-typedef struct sample_options {
-    int n;
-    unsigned long long units_wanted, strata, seed, sets, joins, largest, key_bits, memory_units,
-        profile;
-    int units_given;      /* --units given (else with --unit: no sample) */
-    size_t given[64], given_count;
-} sample_options;
-
 /* Reads argv into *o; 0, or usage()'s status on a bad argument. */
 static int parse_options(int argc, char **argv, sample_options *o)
 {
@@ -246,6 +292,10 @@ static int parse_options(int argc, char **argv, sample_options *o)
     int seed_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        if (!strcmp(a, "--against-whole")) {
+            o->against_whole = 1;
+            continue;
+        }
         if (!strcmp(a, "--unit")) {
             char *end;
             errno = 0;
@@ -292,6 +342,9 @@ static int parse_options(int argc, char **argv, sample_options *o)
         return usage("--plan takes a board size, 1..32");
     if (o->key_bits > 18)
         return usage("cannot plan this board");
+    if (o->against_whole && (o->joins < 2 || o->sets))
+        return usage("--against-whole compares --joins P (at least 2) with whole units, "
+                     "and takes no --sets");
     if (!seed_given)
         o->seed = (unsigned long long)time(NULL) ^ ((unsigned long long)clock() << 32);
     return 0;
@@ -310,11 +363,24 @@ static int sample_units(const qc_plan *plan, const sample_options *o, const qcb_
     int rc = !m || !sol || !cpu || !mem;
     const long run_base = status_kib("VmRSS:");
     reset_peak();
+    whole_sums sums = {0};
     for (size_t i = 0; !rc && i < s->count; i++)   /* timed, memory kept as in a run */
-        if (measure_unit(plan, s->unit[i], o->sets, o->joins, state, &m[i]) != QC_OK) {
+        if (measure_unit(plan, s->unit[i], o->sets, o->joins, state, &m[i]) != QC_OK
+            || (o->against_whole && against_whole(plan, s->unit[i], &m[i], state, &sums) != QC_OK)) {
             fprintf(stderr, "qcount_sample: unit %zu failed\n", s->unit[i]);
             rc = 1;
         }
+    if (!rc && o->against_whole)                   /* [against whole] */
+        printf("against_whole_sum units %zu sampled_cpu_seconds %.4g whole_cpu_seconds %.4g "
+               "time_ratio %.3f sampled_solutions %.4g whole_solutions %.17g "
+               "solutions_ratio %.3f per_solution_ratio %.3f\n",
+               sums.units, sums.sampled_cpu, sums.whole_cpu,
+               sums.whole_cpu > 0 ? sums.sampled_cpu / sums.whole_cpu : 0, sums.sampled_solutions,
+               sums.whole_solutions,
+               sums.whole_solutions > 0 ? sums.sampled_solutions / sums.whole_solutions : 0,
+               sums.whole_cpu > 0 && sums.sampled_solutions > 0
+                   ? sums.sampled_cpu / sums.sampled_solutions / (sums.whole_cpu / sums.whole_solutions)
+                   : 0);
     const long run_peak = status_kib("VmHWM:");     /* [run memory] */
     const size_t mem_count = o->memory_units && o->memory_units < s->count ? (size_t)o->memory_units
                                                                            : s->count;
@@ -401,7 +467,7 @@ static int run_sample(const qc_plan *plan, const sample_options *o)
     if (!rc)
         rc = measure_largest(plan, o, cost, &state);
     if (!rc)
-        rc = measure_given(plan, o->given, o->given_count, o->sets, o->joins, o->seed);
+        rc = measure_given(plan, o->given, o->given_count, o);
     if (!rc)
         printf("process_peak_rss_mib %.1f\n", (double)process_peak / 1024.0);
     qcb_sample_free(&s);
@@ -436,7 +502,7 @@ int main(int argc, char **argv)
             rc = usage("--unit past the plan's units");
     if (!rc && o.given_count && !o.units_given) {  /* the units given, and no sample */
         printf("n %d units %zu isa %s\n", o.n, units, qc_isa_name());
-        rc = measure_given(plan, o.given, o.given_count, o.sets, o.joins, o.seed);
+        rc = measure_given(plan, o.given, o.given_count, &o);
     } else if (!rc) {
         rc = run_sample(plan, &o);
     }
