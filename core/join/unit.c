@@ -418,6 +418,23 @@ static int count_keys(unit_walk *w, uint64_t lo, uint64_t hi, const int *stop)
     return QC_OK;
 }
 
+/* [listing freed] Under a memory budget, the placements a listing held
+ * before sorting (the scratch's band_tmp, 20 bytes a placement) are freed
+ * as soon as a unit's band lists are made, so that they are not held
+ * beside the halves, which the budget does not count them against: the
+ * last units of N=24's plan, whose two top bands list 125 MiB each,
+ * peaked at 516 MiB with them, past a thread's 512, and at 421 MiB
+ * without (performance-log.md, "2026-12-06 — …").  With [fresh scratch]
+ * they would be freed at the unit's end anyway, and such a unit lists
+ * once; [own lists], listed set by set, keep theirs. */
+static void listing_done(const qcj_geometry *g, qcj_scratch *sc)
+{
+    if (!g->memory_budget)
+        return;
+    for (int i = 0; i < 3; i++)
+        qcj_vec_free(&sc->band_tmp[i]);
+}
+
 int QC_LEVEL(qcj_unit_lists)(const qcj_plan *p, size_t unit, qcj_scratch *sc,
                              const qcj_side **sides, qc_tally *out)
 {
@@ -445,6 +462,7 @@ int QC_LEVEL(qcj_unit_lists)(const qcj_plan *p, size_t unit, qcj_scratch *sc,
         int rc = qcj_shared_acquire(p->shared, &l, ref.pattern, q, rest, &shared);
         if (rc == QC_OK)
             *sides = shared->side;          /* their work: the pieces' units */
+        listing_done(g, sc);
         return rc;
     }
     if (g->own_lists) {                     /* [own lists] listed set by set */
@@ -459,6 +477,7 @@ int QC_LEVEL(qcj_unit_lists)(const qcj_plan *p, size_t unit, qcj_scratch *sc,
         *sides = sc->side;
         out->steps = placed;
     }
+    listing_done(g, sc);
     return rc;
 }
 

@@ -17,6 +17,8 @@
 #include "join/join_plan.h"
 #include "join/settings.h"
 #include "join/orbits.h"
+#include "join/probe.h"
+#include "join/scratch.h"
 #include "join/unit.h"
 #include "kernel/kernel.h"
 #include "plan.h"
@@ -772,6 +774,57 @@ static void test_memory_budget(const known_count *known)
         }
 }
 
+/* [listing freed] Under a memory budget a unit that lists its own bands
+ * frees the placements its listing held before sorting once the lists
+ * are made, so they are not held beside its halves; with no budget the
+ * scratch keeps them for the next unit.  Units of n=12 and 13 (one
+ * pattern a unit, lists of their own), listed by the probe, whose scratch
+ * is then read; then counted, the same solutions both ways. */
+static void test_listing_freed(void)
+{
+    for (int n = 12; n <= 13; n++) {
+        qcj_settings kept = qcj_settings_of(n), lean;
+        kept.own_lists = 0;
+        kept.unit_target = 1;               /* no pattern cut: no shared lists */
+        kept.fresh_scratch = 0;
+        kept.memory_budget = 0;
+        lean = kept;
+        lean.fresh_scratch = 1;
+        lean.memory_budget = (size_t)1 << 20;
+        qc_plan *a, *b;
+        if (qcj_plan_create_with(&a, n, &kept) != QC_OK || qcj_plan_create_with(&b, n, &lean) != QC_OK) {
+            CHECK(0, "n=%d: plans not built", n);
+            continue;
+        }
+        size_t held = 0, freed = 0, listed = 0;
+        const size_t units = qc_plan_unit_count(a);
+        for (size_t u = 0; u < units && u < 64; u++) {
+            qcj_probe pa, pb;
+            qc_tally ta = {0}, tb = {0};
+            if (qcj_probe_start(a, u, &pa) != QC_OK || qcj_probe_start(b, u, &pb) != QC_OK) {
+                CHECK(0, "n=%d unit %zu: not listed", n, u);
+                break;
+            }
+            if (pa.sides && pa.listed.steps) {
+                listed++;
+                held += pa.sc->band_tmp[0].p || pa.sc->band_tmp[1].p || pa.sc->band_tmp[2].p;
+                freed += !pb.sc->band_tmp[0].p && !pb.sc->band_tmp[1].p && !pb.sc->band_tmp[2].p;
+            }
+            CHECK(qcj_probe_sets(&pa, 0, pa.keys, 0, 0, &ta) == QC_OK
+                      && qcj_probe_sets(&pb, 0, pb.keys, 0, 0, &tb) == QC_OK
+                      && ta.solutions == tb.solutions,
+                  "n=%d unit %zu: counted differently after its listing was freed", n, u);
+            qcj_probe_end(&pa);
+            qcj_probe_end(&pb);
+        }
+        CHECK(listed > 0 && held == listed, "n=%d: %zu of %zu listings held with no budget", n, held,
+              listed);
+        CHECK(freed == listed, "n=%d: %zu of %zu listings freed under a budget", n, freed, listed);
+        qc_plan_free(a);
+        qc_plan_free(b);
+    }
+}
+
 /* Settings of n for units of many column sets, listed set by set, whose
  * halves come in chunks of 64 a side, with no memory budget. */
 static qcj_settings chunked_settings(int n)
@@ -952,6 +1005,7 @@ int main(int argc, char **argv)
     test_recount();
     test_halves_capped(known);
     test_memory_budget(known);
+    test_listing_freed();
     test_long_tops(known);
     test_spread_key(known);
     test_own_lists(known);
