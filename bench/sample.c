@@ -38,10 +38,11 @@
  * each unit of the sample, and each given with --unit, whole at once
  * after its sampled estimate, on the same thread, so that both meet the
  * same machine: a line a unit (`against_whole unit U ...`: both CPU
- * times and solutions, and their ratios) and the sums of the drawn
- * sample (`against_whole_sum ...`), whose time ratio says how far the
- * sampled joins' estimate is from the whole units' time.  The estimates
- * printed are the sampled ones, as without it.
+ * times and solutions, their ratios, and the whole unit's steps a
+ * solution, at N=27 and 28 nearly all of them pairs tested) and the sums
+ * of the drawn sample (`against_whole_sum ...`), whose time ratio says
+ * how far the sampled joins' estimate is from the whole units' time.
+ * The estimates printed are the sampled ones, as without it.
  *
  * [listing charged] A join unit's work is timed in two steps, listing its
  * bands and counting its sets (probe.h, [probe]).  The listing is charged
@@ -150,6 +151,7 @@ static long process_peak;
  * memory (MiB) above the plan. */
 typedef struct unit_measure {
     double solutions, cpu, memory;
+    double steps;     /* the steps counted (qc_tally.steps): of a sampled part, not scaled */
 } unit_measure;
 
 /* Counts unit u, of about `sets` column sets a part (0: whole) and one of
@@ -185,6 +187,7 @@ static int measure_unit(const qc_plan *plan, size_t u, unsigned long long sets,
     if (rc != QC_OK)
         return rc;
     m->solutions = (double)parts * (jp ? jp : 1) * (double)t.solutions;
+    m->steps = (double)t.steps;
     m->cpu = (t1 - t0) * pr.list_share + (double)parts * ((rest > 0 ? rest : 0) + (jp ? jp : 1) * joined);
     fprintf(stderr, "qcount_sample: unit %zu keys %llu-%llu of %llu, joins part %u of %u: "
                     "listing %.3g s, halves %.3g s, joins %.3g s; estimate %.4g s, %.4g solutions\n",
@@ -225,7 +228,7 @@ static int measure_memory(const qc_plan *plan, size_t u, unit_measure *m)
 
 /* [against whole] The sums of a sample's units, sampled and whole. */
 typedef struct whole_sums {
-    double sampled_cpu, whole_cpu, sampled_solutions, whole_solutions;
+    double sampled_cpu, whole_cpu, sampled_solutions, whole_solutions, whole_steps;
     size_t units;
 } whole_sums;
 
@@ -241,19 +244,21 @@ static int against_whole(const qc_plan *plan, size_t u, const unit_measure *samp
         return rc;
     printf("against_whole unit %zu sampled_cpu_seconds %.4g whole_cpu_seconds %.4g time_ratio %.3f "
            "sampled_solutions %.4g whole_solutions %.17g solutions_ratio %.3f "
-           "per_solution_ratio %.3f\n",
+           "per_solution_ratio %.3f whole_steps_per_solution %.1f\n",
            u, sampled->cpu, whole.cpu, whole.cpu > 0 ? sampled->cpu / whole.cpu : 0,
            sampled->solutions, whole.solutions,
            whole.solutions > 0 ? sampled->solutions / whole.solutions : 0,
            whole.cpu > 0 && sampled->solutions > 0
                ? sampled->cpu / sampled->solutions / (whole.cpu / whole.solutions)
-               : 0);
+               : 0,
+           whole.solutions > 0 ? whole.steps / whole.solutions : 0);
     fflush(stdout);
     if (sums) {
         sums->sampled_cpu += sampled->cpu;
         sums->whole_cpu += whole.cpu;
         sums->sampled_solutions += sampled->solutions;
         sums->whole_solutions += whole.solutions;
+        sums->whole_steps += whole.steps;
         sums->units++;
     }
     return QC_OK;
@@ -373,14 +378,15 @@ static int sample_units(const qc_plan *plan, const sample_options *o, const qcb_
     if (!rc && o->against_whole)                   /* [against whole] */
         printf("against_whole_sum units %zu sampled_cpu_seconds %.4g whole_cpu_seconds %.4g "
                "time_ratio %.3f sampled_solutions %.4g whole_solutions %.17g "
-               "solutions_ratio %.3f per_solution_ratio %.3f\n",
+               "solutions_ratio %.3f per_solution_ratio %.3f whole_steps_per_solution %.1f\n",
                sums.units, sums.sampled_cpu, sums.whole_cpu,
                sums.whole_cpu > 0 ? sums.sampled_cpu / sums.whole_cpu : 0, sums.sampled_solutions,
                sums.whole_solutions,
                sums.whole_solutions > 0 ? sums.sampled_solutions / sums.whole_solutions : 0,
                sums.whole_cpu > 0 && sums.sampled_solutions > 0
                    ? sums.sampled_cpu / sums.sampled_solutions / (sums.whole_cpu / sums.whole_solutions)
-                   : 0);
+                   : 0,
+               sums.whole_solutions > 0 ? sums.whole_steps / sums.whole_solutions : 0);
     const long run_peak = status_kib("VmHWM:");     /* [run memory] */
     const size_t mem_count = o->memory_units && o->memory_units < s->count ? (size_t)o->memory_units
                                                                            : s->count;
