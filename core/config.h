@@ -236,7 +236,10 @@ static inline int qcj_key_bits(int n)
  * QCJ_BOTTOM_BYTES (those, its planes and compact copy).  A unit's peak
  * passes the budget by some 14 MiB, so a thread stays under 512 MiB
  * (performance-log.md, "2026-11-28 (evening) — long chunks of tops under
- * the memory budget; the record plan again"). */
+ * the memory budget; the record plan again"), once its listing's
+ * placements are freed before its halves ([listing freed], join/unit.c:
+ * N=24's last units 516 -> 421 MiB; performance-log.md, "2026-12-06 —
+ * the Zen 5 again: …"). */
 #define QCJ_UNIT_MEMORY_BUDGET ((size_t)464 << 20)
 #define QCJ_TOP_BYTES 16
 #define QCJ_BOTTOM_BYTES 26

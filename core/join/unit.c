@@ -424,9 +424,9 @@ static int count_keys(unit_walk *w, uint64_t lo, uint64_t hi, const int *stop)
  * beside the halves, which the budget does not count them against: the
  * last units of N=24's plan, whose two top bands list 125 MiB each,
  * peaked at 516 MiB with them, past a thread's 512, and at 421 MiB
- * without (performance-log.md, "2026-12-06 — …").  With [fresh scratch]
- * they would be freed at the unit's end anyway, and such a unit lists
- * once; [own lists], listed set by set, keep theirs. */
+ * without (performance-log.md, "2026-12-06 — the Zen 5 again: …").
+ * With [fresh scratch] they would be freed at the unit's end anyway, and
+ * such a unit lists once; [own lists], listed set by set, keep theirs. */
 static void listing_done(const qcj_geometry *g, qcj_scratch *sc)
 {
     if (!g->memory_budget)
