@@ -226,11 +226,25 @@ static int measure_memory(const qc_plan *plan, size_t u, unit_measure *m)
     return rc;
 }
 
-/* [against whole] The sums of a sample's units, sampled and whole. */
+/* [against whole] Units' sampled estimates and whole counts, added up. */
 typedef struct whole_sums {
     double sampled_cpu, whole_cpu, sampled_solutions, whole_solutions, whole_steps;
     size_t units;
 } whole_sums;
+
+/* [against whole] The rest of a line after its unit or units: both CPU
+ * times and solutions, their ratios, the whole units' steps a solution. */
+static void print_against(const whole_sums *w)
+{
+    const double time = w->whole_cpu > 0 ? w->sampled_cpu / w->whole_cpu : 0;
+    const double sols = w->whole_solutions > 0 ? w->sampled_solutions / w->whole_solutions : 0;
+    printf("sampled_cpu_seconds %.4g whole_cpu_seconds %.4g time_ratio %.3f sampled_solutions %.4g "
+           "whole_solutions %.17g solutions_ratio %.3f per_solution_ratio %.3f "
+           "whole_steps_per_solution %.1f\n",
+           w->sampled_cpu, w->whole_cpu, time, w->sampled_solutions, w->whole_solutions, sols,
+           sols > 0 ? time / sols : 0, w->whole_solutions > 0 ? w->whole_steps / w->whole_solutions : 0);
+    fflush(stdout);
+}
 
 /* [against whole] Unit u, whose sampled estimate is *sampled, counted
  * whole at once on this thread; its line on stdout, and both added to
@@ -242,23 +256,18 @@ static int against_whole(const qc_plan *plan, size_t u, const unit_measure *samp
     const int rc = measure_unit(plan, u, 0, 0, state, &whole);
     if (rc != QC_OK)
         return rc;
-    printf("against_whole unit %zu sampled_cpu_seconds %.4g whole_cpu_seconds %.4g time_ratio %.3f "
-           "sampled_solutions %.4g whole_solutions %.17g solutions_ratio %.3f "
-           "per_solution_ratio %.3f whole_steps_per_solution %.1f\n",
-           u, sampled->cpu, whole.cpu, whole.cpu > 0 ? sampled->cpu / whole.cpu : 0,
-           sampled->solutions, whole.solutions,
-           whole.solutions > 0 ? sampled->solutions / whole.solutions : 0,
-           whole.cpu > 0 && sampled->solutions > 0
-               ? sampled->cpu / sampled->solutions / (whole.cpu / whole.solutions)
-               : 0,
-           whole.solutions > 0 ? whole.steps / whole.solutions : 0);
-    fflush(stdout);
+    const whole_sums one = {.sampled_cpu = sampled->cpu, .whole_cpu = whole.cpu,
+                            .sampled_solutions = sampled->solutions,
+                            .whole_solutions = whole.solutions, .whole_steps = whole.steps,
+                            .units = 1};
+    printf("against_whole unit %zu ", u);
+    print_against(&one);
     if (sums) {
-        sums->sampled_cpu += sampled->cpu;
-        sums->whole_cpu += whole.cpu;
-        sums->sampled_solutions += sampled->solutions;
-        sums->whole_solutions += whole.solutions;
-        sums->whole_steps += whole.steps;
+        sums->sampled_cpu += one.sampled_cpu;
+        sums->whole_cpu += one.whole_cpu;
+        sums->sampled_solutions += one.sampled_solutions;
+        sums->whole_solutions += one.whole_solutions;
+        sums->whole_steps += one.whole_steps;
         sums->units++;
     }
     return QC_OK;
@@ -375,18 +384,10 @@ static int sample_units(const qc_plan *plan, const sample_options *o, const qcb_
             fprintf(stderr, "qcount_sample: unit %zu failed\n", s->unit[i]);
             rc = 1;
         }
-    if (!rc && o->against_whole)                   /* [against whole] */
-        printf("against_whole_sum units %zu sampled_cpu_seconds %.4g whole_cpu_seconds %.4g "
-               "time_ratio %.3f sampled_solutions %.4g whole_solutions %.17g "
-               "solutions_ratio %.3f per_solution_ratio %.3f whole_steps_per_solution %.1f\n",
-               sums.units, sums.sampled_cpu, sums.whole_cpu,
-               sums.whole_cpu > 0 ? sums.sampled_cpu / sums.whole_cpu : 0, sums.sampled_solutions,
-               sums.whole_solutions,
-               sums.whole_solutions > 0 ? sums.sampled_solutions / sums.whole_solutions : 0,
-               sums.whole_cpu > 0 && sums.sampled_solutions > 0
-                   ? sums.sampled_cpu / sums.sampled_solutions / (sums.whole_cpu / sums.whole_solutions)
-                   : 0,
-               sums.whole_solutions > 0 ? sums.whole_steps / sums.whole_solutions : 0);
+    if (!rc && o->against_whole) {                 /* [against whole] */
+        printf("against_whole_sum units %zu ", sums.units);
+        print_against(&sums);
+    }
     const long run_peak = status_kib("VmHWM:");     /* [run memory] */
     const size_t mem_count = o->memory_units && o->memory_units < s->count ? (size_t)o->memory_units
                                                                            : s->count;
