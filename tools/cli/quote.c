@@ -3,6 +3,7 @@
  * quote.c — escaping what users typed before it is printed (see quote.h).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "quote.h"
@@ -73,17 +74,34 @@ void qca_quote_in_place(char *msg, size_t msglen)
 
 void qca_print_error(const char *msg)
 {
-    char line[1024];
-    size_t len = strlen(msg);
-    fputs("qcount: ", stderr);
-    /* in pieces, so that a long message is never cut */
-    for (size_t i = 0, n; i < len; i += n) {
-        n = len - i < 200 ? len - i : 200;
-        /* never split a UTF-8 sequence between pieces */
-        while (i + n < len && ((unsigned char)msg[i + n] & 0xc0) == 0x80 && n > 196)
-            n--;
-        qca_quote(line, sizeof line, msg + i, n);
-        fputs(line, stderr);
+    /* [one write] the line goes out in one fwrite on unbuffered stderr, so
+     * one write(2): under mpirun, Open MPI's MPI_ABORT banner reaches the
+     * terminal by another path and once landed between a "qcount: " and the
+     * rest of its line.  Escaping makes a byte at most 4 ("\xHH"). */
+    static const char prefix[] = "qcount: ";
+    size_t len = strlen(msg), plen = sizeof prefix - 1;
+    size_t cap = plen + 4 * len + 2;
+    char stack[1024];
+    char *line = cap <= sizeof stack ? stack : malloc(cap);
+    if (line == NULL) {   /* in pieces, so that a long message is never cut */
+        char piece[1024];
+        fputs(prefix, stderr);
+        for (size_t i = 0, n; i < len; i += n) {
+            n = len - i < 200 ? len - i : 200;
+            /* never split a UTF-8 sequence between pieces */
+            while (i + n < len && ((unsigned char)msg[i + n] & 0xc0) == 0x80 && n > 196)
+                n--;
+            qca_quote(piece, sizeof piece, msg + i, n);
+            fputs(piece, stderr);
+        }
+        fputc('\n', stderr);
+        return;
     }
-    fputc('\n', stderr);
+    memcpy(line, prefix, plen);
+    size_t o = plen + qca_quote(line + plen, cap - plen - 1, msg, len);
+    line[o++] = '\n';
+    fflush(stderr);
+    fwrite(line, 1, o, stderr);
+    if (line != stack)
+        free(line);
 }
