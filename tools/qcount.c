@@ -105,6 +105,12 @@ int main(int argc, char **argv)
     const char *fault = getenv("QCOUNT_TEST_FAIL_UNIT");
     if (fault)
         qc_plan_fault_arm(strtoul(fault, NULL, 10));
+    /* [paused units] QCOUNT_TEST_PAUSE_WHILE=FILE, QCOUNT_TEST_PAUSE_AFTER=K:
+     * the units after the first K wait while FILE exists */
+    const char *pause = getenv("QCOUNT_TEST_PAUSE_WHILE");
+    const char *after = getenv("QCOUNT_TEST_PAUSE_AFTER");
+    if (pause)
+        qc_plan_pause_while(pause, after ? strtoul(after, NULL, 10) : 0);
     if (qcc_known_test_load() != 0)
         return fail("cannot read QCOUNT_TEST_KNOWN");
 #endif

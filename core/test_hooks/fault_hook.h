@@ -18,4 +18,13 @@
 void qc_plan_fault_arm(unsigned long k);
 size_t qc_plan_fault_unit(void);
 
+/* [paused units] After qc_plan_pause_while(path, after), every call to
+ * qc_plan_count_unit past the first `after` (counted over all threads)
+ * waits, before counting, while a file exists at path, polling every
+ * 20 ms, or until the calling thread's stop flag rises (stop.h); path
+ * NULL ends the pauses.  So a test holds a count mid-way for as long as
+ * it needs, whatever the machine's speed, and lets it go by removing the
+ * file.  path must outlive the pauses. */
+void qc_plan_pause_while(const char *path, unsigned long after);
+
 #endif
