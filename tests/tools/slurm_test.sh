@@ -11,7 +11,8 @@
 #   cancel:  a part of N=20 cancelled (scancel) mid-count: its stop line and
 #            the resume command, pasted from another directory, resume it
 #            from its ledger; merged exact
-#   limit:   a part stopped by --signal before its time limit: the stop
+#   limit:   a part stopped by --signal before its time limit (held mid-way
+#            by the qcount_fault build's [paused units]): the stop
 #            line, exit 143; requeued (scontrol requeue), it finishes; exact
 #   mpi:     srun --mpi=pmix -n 2 exact; srun -n 2 without MPI refused with
 #            one line; qcount-mpirun in an allocation exact; qcount.slurm as
@@ -21,6 +22,8 @@
 # the cluster does not start.
 # usage: slurm_test.sh QCOUNT KNOWN SCRIPTS_DIR [mpi]
 qcount=$(readlink -f "$1") known=$2 scripts=$(readlink -f "$3") mpi=${4:-}
+# the qcount_fault test build ([paused units]), from CTest's environment
+qcount_fault=$(readlink -f "${QCOUNT_FAULT:?the qcount_fault build, in QCOUNT_FAULT}")
 . "$(dirname "$0")/test_lib.sh"
 . "$(dirname "$0")/slurm_cluster.sh"
 
@@ -161,14 +164,21 @@ report slurm_cancel
 
 # ---- limit: stopped by --signal before its time limit, requeued --------------
 # Slurm checks time limits every 30 s or so: a signal due 10 s after the
-# start comes within about 40 s (later on a loaded host: once 75 s), while
-# part 1 of N=20 at the portable level counts for about a minute here; the
+# start comes within about 40 s (later on a loaded host: once 75 s); the
 # limit itself is 170 s after the signal, so the part stops before it.
+# The part must still be counting when the signal comes, however fast the
+# machine: it runs the qcount_fault build, whose units after the first 64
+# wait while the file $pause exists ([paused units]), so that it is
+# mid-way until the signal stops it; the file is removed before the
+# requeued run, which counts the rest unpaused.
+pause=$tmp/limit.pause
+touch "$pause"
 job=$(sbatch --parsable --array=1 --time=3 --signal=B:TERM@170 \
-      --export=ALL,N=20,PARTS=2,QCOUNT_ISA=portable,QCOUNT="$qcount" "$parts")
+      --export=ALL,N=20,PARTS=2,QCOUNT_ISA=portable,QCOUNT="$qcount_fault",QCOUNT_TEST_PAUSE_WHILE="$pause",QCOUNT_TEST_PAUSE_AFTER=64 "$parts")
 run=$work/qcount-N20-job$job
 running "$job" "$run/qcount-20.part-1-of-2.ledger" || bad "the limited part never ran"
 done_job "$job" 240 || bad "the limited part: still queued after its time limit"
+rm -f "$pause"
 st=$(state "$job")
 grep -q "^qcount: stopped by SIGTERM: [0-9]* of 2343 work units are saved" "$run/part-1.err" \
     && grep -q "stopped (status 143) in job" "$run/part-1.err" && [ "$st" = FAILED ] && ok \
