@@ -3,7 +3,6 @@
  * quote.c — escaping what users typed before it is printed (see quote.h).
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "quote.h"
@@ -74,34 +73,27 @@ void qca_quote_in_place(char *msg, size_t msglen)
 
 void qca_print_error(const char *msg)
 {
-    /* [one write] the line goes out in one fwrite on unbuffered stderr, so
-     * one write(2): under mpirun, Open MPI's MPI_ABORT banner reaches the
-     * terminal by another path and once landed between a "qcount: " and the
-     * rest of its line.  Escaping makes a byte at most 4 ("\xHH"). */
-    static const char prefix[] = "qcount: ";
-    size_t len = strlen(msg), plen = sizeof prefix - 1;
-    size_t cap = plen + 4 * len + 2;
-    char stack[1024];
-    char *line = cap <= sizeof stack ? stack : malloc(cap);
-    if (line == NULL) {   /* in pieces, so that a long message is never cut */
-        char piece[1024];
-        fputs(prefix, stderr);
-        for (size_t i = 0, n; i < len; i += n) {
-            n = len - i < 200 ? len - i : 200;
-            /* never split a UTF-8 sequence between pieces */
-            while (i + n < len && ((unsigned char)msg[i + n] & 0xc0) == 0x80 && n > 196)
-                n--;
-            qca_quote(piece, sizeof piece, msg + i, n);
-            fputs(piece, stderr);
+    /* [one write] the line is gathered and goes out in one fwrite on
+     * unbuffered stderr, so one write(2): under mpirun, Open MPI's
+     * MPI_ABORT banner reaches the terminal by another path and once
+     * landed between a "qcount: " and the rest of its line.  The buffer
+     * holds a 1 KiB message escaped (at most 4 bytes a byte, "\xHH"); a
+     * longer one goes out in more writes, never cut. */
+    char line[8 + 4 * 1024 + 2];   /* the prefix, 1 KiB escaped, newline and NUL */
+    const size_t len = strlen(msg);
+    size_t o = 8;
+    memcpy(line, "qcount: ", 8);
+    for (size_t i = 0, n; i < len; i += n) {
+        n = len - i < 200 ? len - i : 200;
+        /* never split a UTF-8 sequence between pieces */
+        while (i + n < len && ((unsigned char)msg[i + n] & 0xc0) == 0x80 && n > 196)
+            n--;
+        if (o + 4 * n + 2 > sizeof line) {
+            fwrite(line, 1, o, stderr);
+            o = 0;
         }
-        fputc('\n', stderr);
-        return;
+        o += qca_quote(line + o, sizeof line - o, msg + i, n);
     }
-    memcpy(line, prefix, plen);
-    size_t o = plen + qca_quote(line + plen, cap - plen - 1, msg, len);
     line[o++] = '\n';
-    fflush(stderr);
     fwrite(line, 1, o, stderr);
-    if (line != stack)
-        free(line);
 }

@@ -22,8 +22,8 @@ size_t qca_quote(char *dst, size_t dstlen, const char *src, size_t srclen);
 void qca_quote_in_place(char *msg, size_t msglen);
 
 /* Prints "qcount: " msg, escaped as qca_quote does, and a newline on
- * stderr, the whole line in one write ([one write]; in pieces only if
- * memory for a long line runs out). */
+ * stderr, the whole line in one write ([one write]; a message past
+ * 1 KiB in more than one). */
 void qca_print_error(const char *msg);
 
 #endif
