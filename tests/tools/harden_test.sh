@@ -135,6 +135,15 @@ input)
     run 8 --checkpoint "$tmp/d/L"
     [ $rc -eq 0 ] && [ "$(cd "$tmp/d" && echo *)" = "L L.new-1x L.new-99 M.new-7" ] && ok \
         || bad "stale ledger temporaries: rc=$rc left: $(cd "$tmp/d" && echo *)"
+    # ---- a long file name: shown cut in the middle, the reason kept ([brief paths]) ----
+    long=$tmp/$(printf 'ddddddddd/%.0s' $(seq 300))L      # 3,000 bytes, under PATH_MAX
+    run 8 --checkpoint "$long"
+    one_clean_line 2 "ledger '$tmp/[d/]+\.\.\.[d/]+/L': cannot [a-z ]+: No such file or directory$" \
+        "a 3,000-byte ledger name"
+    [ "$(wc -c <"$tmp/err")" -lt 300 ] && ok || bad "a 3,000-byte ledger name: $(wc -c <"$tmp/err") bytes"
+    run status "$tmp/$(printf 'x\001x\001/%.0s' $(seq 600))L.ledger"
+    one_clean_line 2 "ledger '.*[\\]x01.*\.\.\..*[\\]x01/L\.ledger': cannot open: No such file or directory$" \
+        "a 3,000-byte ledger name of control bytes"
     # ---- an SVG that cannot be written whole is removed (root: a tmpfs) ----
     mkdir "$tmp/full"
     if mount -t tmpfs -o size=64k tmpfs "$tmp/full" 2>/dev/null; then

@@ -71,6 +71,22 @@ void qca_quote_in_place(char *msg, size_t msglen)
     qca_quote(msg, msglen, copy, len);
 }
 
+const char *qca_path_brief(const char *path, char *buf)
+{
+    const size_t len = strlen(path), keep = (QCA_PATH_SHOWN - 3) / 2;
+    if (len <= QCA_PATH_SHOWN)
+        return path;
+    size_t head = keep, tail = len - keep;
+    while (head > 0 && ((unsigned char)path[head] & 0xc0) == 0x80)
+        head--;                     /* never inside a UTF-8 character */
+    while (tail < len && ((unsigned char)path[tail] & 0xc0) == 0x80)
+        tail++;
+    memcpy(buf, path, head);
+    memcpy(buf + head, "...", 3);
+    memcpy(buf + head + 3, path + tail, len - tail + 1);
+    return buf;
+}
+
 void qca_print_error(const char *msg)
 {
     /* [one write] the line is gathered and goes out in one fwrite on

@@ -21,6 +21,17 @@ size_t qca_quote(char *dst, size_t dstlen, const char *src, size_t srclen);
 /* Rewrites the message msg (a buffer of msglen bytes) as qca_quote does. */
 void qca_quote_in_place(char *msg, size_t msglen);
 
+/* [brief paths] The most bytes of a file name a message shows: a longer
+ * one is shown as its first and last bytes around "...", so that what the
+ * message says after the name (the reason) always fits its buffer. */
+#define QCA_PATH_SHOWN 160
+
+/* path as a message shows it: path itself when it is at most
+ * QCA_PATH_SHOWN bytes, else its head and tail around "..." (cut between
+ * UTF-8 characters) in buf, QCA_PATH_SHOWN + 1 bytes.  Returns path or
+ * buf. */
+const char *qca_path_brief(const char *path, char *buf);
+
 /* Prints "qcount: " msg, escaped as qca_quote does, and a newline on
  * stderr, the whole line in one write ([one write]; a message past
  * 1 KiB in more than one). */

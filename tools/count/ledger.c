@@ -158,11 +158,13 @@ static int ledger_parse(qcc_ledger *l, int fd, size_t len, const qc_plan *plan,
 static int create_ledger(const char *path, const qc_plan *plan, const qcc_part *part,
                          char *err, size_t errlen)
 {
+    char shown_buf[QCA_PATH_SHOWN + 1];   /* [brief paths] */
+    const char *shown = qca_path_brief(path, shown_buf);
     size_t plen = strlen(path);
     char *tmp = malloc(plen + 32), *dircopy = strdup(path);
     int fd = -1;
     if (!tmp || !dircopy) {
-        snprintf(err, errlen, "ledger '%s': out of memory", path);
+        snprintf(err, errlen, "ledger '%s': out of memory", shown);
         goto fail;
     }
     /* a name of our own beside path (pid), created like any new file
@@ -171,20 +173,20 @@ static int create_ledger(const char *path, const qc_plan *plan, const qcc_part *
     unlink(tmp);   /* left by a crashed run of a process with our pid */
     fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd < 0)
-        FAIL("ledger '%s': cannot create: %s", path, strerror(errno));
+        FAIL("ledger '%s': cannot create: %s", shown, strerror(errno));
     unsigned char header[QCC_LEDGER_HEADER_SIZE];
     qcc_ledger_encode_header(plan, part, header);
     if (pwrite(fd, header, sizeof header, 0) != (ssize_t)sizeof header || fsync(fd) != 0) {
         int e = errno;
         unlink(tmp);
-        FAIL("ledger '%s': cannot write: %s", path, strerror(e));
+        FAIL("ledger '%s': cannot write: %s", shown, strerror(e));
     }
     close(fd);
     fd = -1;
     if (link(tmp, path) != 0 && errno != EEXIST) {
         int e = errno;
         unlink(tmp);
-        FAIL("ledger '%s': cannot create: %s", path, strerror(e));
+        FAIL("ledger '%s': cannot create: %s", shown, strerror(e));
     }
     unlink(tmp);
     /* make the new name durable too */
@@ -213,10 +215,12 @@ int qcc_ledger_open(qcc_ledger **out, const char *path, const qc_plan *plan, cha
 int qcc_ledger_open_part(qcc_ledger **out, const char *path, const qc_plan *plan,
                          const qcc_part *part, char *err, size_t errlen)
 {
+    char shown_buf[QCA_PATH_SHOWN + 1];   /* [brief paths] */
+    const char *shown = qca_path_brief(path, shown_buf);
     *out = NULL;
     qcc_ledger *l = calloc(1, sizeof *l);
     if (!l) {
-        snprintf(err, errlen, "ledger '%s': out of memory", path);
+        snprintf(err, errlen, "ledger '%s': out of memory", shown);
         return -1;
     }
     l->fd = -1;
@@ -228,7 +232,7 @@ int qcc_ledger_open_part(qcc_ledger **out, const char *path, const qc_plan *plan
     l->done = calloc(l->units ? l->units : 1, 1);
     l->tallies = calloc(l->units ? l->units : 1, sizeof *l->tallies);
     if (!l->path || !l->done || !l->tallies)
-        FAIL("ledger '%s': out of memory", path);
+        FAIL("ledger '%s': out of memory", shown);
 
     for (int attempt = 0; l->fd < 0; attempt++) {
         l->fd = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
@@ -236,26 +240,26 @@ int qcc_ledger_open_part(qcc_ledger **out, const char *path, const qc_plan *plan
             break;
         struct stat link;
         if (errno == ENOENT && lstat(path, &link) == 0 && S_ISLNK(link.st_mode))
-            FAIL("ledger '%s': a symbolic link to a missing file (make the file, or give its path)", path);
+            FAIL("ledger '%s': a symbolic link to a missing file (make the file, or give its path)", shown);
         if (errno != ENOENT || attempt > 0)
-            FAIL("ledger '%s': cannot open for writing: %s", path, strerror(errno));
+            FAIL("ledger '%s': cannot open for writing: %s", shown, strerror(errno));
         if (create_ledger(path, plan, part, err, errlen) != 0)
             goto fail;
     }
     struct stat st;
     if (fstat(l->fd, &st) != 0)
-        FAIL("ledger '%s': cannot stat: %s", path, strerror(errno));
+        FAIL("ledger '%s': cannot stat: %s", shown, strerror(errno));
     if (!S_ISREG(st.st_mode))
-        FAIL("ledger '%s': not a regular file, not a qcount ledger", path);
+        FAIL("ledger '%s': not a regular file, not a qcount ledger", shown);
     if (flock(l->fd, LOCK_EX | LOCK_NB) != 0) {
         if (errno == EWOULDBLOCK)
-            FAIL("ledger '%s': in use by another qcount run", path);
-        FAIL("ledger '%s': cannot lock: %s", path, strerror(errno));
+            FAIL("ledger '%s': in use by another qcount run", shown);
+        FAIL("ledger '%s': cannot lock: %s", shown, strerror(errno));
     }
     qcc_ledger_sweep(path);
     char why[200];
     if (ledger_parse(l, l->fd, (size_t)st.st_size, plan, part, why, sizeof why) != 0)
-        FAIL("ledger '%s': %s", path, why);
+        FAIL("ledger '%s': %s", shown, why);
     if (gethostname(l->host, sizeof l->host - 1) != 0)
         strcpy(l->host, "?");
     l->host[sizeof l->host - 1] = '\0';

@@ -219,36 +219,38 @@ static int take_into_file(void *ctx, const unsigned char *r, uint64_t unit,
 
 int qcc_ledger_load(const char *path, qcc_ledger_file **out, char *err, size_t errlen)
 {
+    char shown_buf[QCA_PATH_SHOWN + 1];   /* [brief paths] */
+    const char *shown = qca_path_brief(path, shown_buf);
     *out = NULL;
     load_ctx c = {0};
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
     if (fd < 0)
-        FAIL("ledger '%s': cannot open: %s", path, strerror(errno));
+        FAIL("ledger '%s': cannot open: %s", shown, strerror(errno));
     struct stat st;
     if (fstat(fd, &st) != 0)
-        FAIL("ledger '%s': cannot stat: %s", path, strerror(errno));
+        FAIL("ledger '%s': cannot stat: %s", shown, strerror(errno));
     if (!S_ISREG(st.st_mode))
-        FAIL("ledger '%s': not a regular file, not a qcount ledger", path);
+        FAIL("ledger '%s': not a regular file, not a qcount ledger", shown);
     const size_t len = (size_t)st.st_size;
     c.f = calloc(1, sizeof *c.f);
     if (!c.f)
-        FAIL("ledger '%s': out of memory", path);
+        FAIL("ledger '%s': out of memory", shown);
     char why[200];
     if (qcc_ledger_read_header(fd, len, &c.f->header, why, sizeof why) != 0)
-        FAIL("ledger '%s': %s", path, why);
+        FAIL("ledger '%s': %s", shown, why);
     const qcc_ledger_header *h = &c.f->header;
     const size_t hs = h->version == 1 ? QCC_LEDGER_V1_HEADER_SIZE : QCC_LEDGER_HEADER_SIZE;
     const size_t rs = h->version == 1 ? QCC_LEDGER_V1_RECORD_SIZE : QCC_LEDGER_RECORD_SIZE;
     const size_t records = (len - hs) / rs;
     if (h->units > SIZE_MAX / 2)
-        FAIL("ledger '%s': header is corrupted (%llu units)", path, (unsigned long long)h->units);
+        FAIL("ledger '%s': header is corrupted (%llu units)", shown, (unsigned long long)h->units);
     c.seen = calloc(h->units ? h->units : 1, 1);
     c.f->entries = calloc(records ? records : 1, sizeof *c.f->entries);
     if (!c.seen || !c.f->entries)
-        FAIL("ledger '%s': out of memory", path);
+        FAIL("ledger '%s': out of memory", shown);
     size_t good_end;
     if (qcc_ledger_read_records(fd, len, h, take_into_file, &c, &good_end, why, sizeof why) != 0)
-        FAIL("ledger '%s': %s", path, why);
+        FAIL("ledger '%s': %s", shown, why);
     c.f->damaged_bytes = len - good_end;
     c.f->file_bytes = len;
     close(fd);

@@ -34,6 +34,7 @@
 
 #include "ledger_files.h"
 #include "ledgers.h"
+#include "quote.h"
 
 static const char usage[] =
     "usage: qcount audit [--sample=P] [--seed=S] [--threads=K] [--by=levels|backtrack] LEDGER";
@@ -385,8 +386,10 @@ int qcl_audit_main(int argc, char **argv)
         return 2;
     const qcc_ledger_file *f = b.file;
     if (o.backtrack && qc_plan_engine(b.plan) != QC_ENGINE_JOIN) {
+        char shown[QCA_PATH_SHOWN + 1];   /* [brief paths] */
         qcl_error("audit", "--by=backtrack: ledger '%s' is of engine %s, whose units are not "
-                  "described as cases (only join's are)", b.path, f->header.engine);
+                  "described as cases (only join's are)", qca_path_brief(b.path, shown),
+                  f->header.engine);
         qcl_free(&b);
         return 2;
     }

@@ -58,6 +58,8 @@ int qcl_json_options_help(int argc, char **argv, const char *command, const char
 static int bind_plan(const char *path, qcl_bound *out, const qc_plan *plan)
 {
     char err[512];
+    char shown_buf[QCA_PATH_SHOWN + 1];   /* [brief paths] */
+    const char *shown = qca_path_brief(path, shown_buf);
     const qcc_ledger_header *h = &out->file->header;
     if (!plan) {
         const char *engine = qc_engine_name((qc_engine_id)h->engine_id);
@@ -66,8 +68,7 @@ static int bind_plan(const char *path, qcl_bound *out, const qc_plan *plan)
                                    &(qc_plan_options){.size = sizeof(qc_plan_options),
                                                       .profile = h->profile}) != QC_OK) {
             snprintf(err, sizeof err, "ledger '%s': this qcount cannot make its plan (N=%d, "
-                     "engine %s)", path, h->n, h->engine);
-            qca_quote_in_place(err, sizeof err);
+                     "engine %s)", shown, h->n, h->engine);
             qca_print_error(err);
             return 2;
         }
@@ -75,8 +76,7 @@ static int bind_plan(const char *path, qcl_bound *out, const qc_plan *plan)
     }
     char why[400];
     if (qcc_ledger_check_plan(h, plan, why, sizeof why) != 0) {
-        snprintf(err, sizeof err, "ledger '%s': %s", path, why);
-        qca_quote_in_place(err, sizeof err);
+        snprintf(err, sizeof err, "ledger '%s': %s", shown, why);
         qca_print_error(err);
         return 2;
     }

@@ -19,6 +19,7 @@
 
 #include "ledger_files.h"
 #include "ledgers.h"
+#include "quote.h"
 
 static const char usage[] = "usage: qcount merge [--json] LEDGER...";
 
@@ -102,10 +103,11 @@ static void take(merge_state *m, const qcl_bound *b, int i)
             m->repeated++;
             continue;
         }
-        char a[48], c[48];
+        char a[48], c[48], pa[QCA_PATH_SHOWN + 1], pb[QCA_PATH_SHOWN + 1];   /* [brief paths] */
         qcl_error("merge", "unit %zu has two tallies: %s solutions in ledger '%s', %s in "
-                  "ledger '%s'", u, qc_u128_format(m->tally[u].solutions, a), b[m->from[u]].path,
-                  qc_u128_format(e->tally.solutions, c), b[i].path);
+                  "ledger '%s'", u, qc_u128_format(m->tally[u].solutions, a),
+                  qca_path_brief(b[m->from[u]].path, pa), qc_u128_format(e->tally.solutions, c),
+                  qca_path_brief(b[i].path, pb));
         m->conflicts++;
     }
 }
@@ -169,9 +171,11 @@ int qcl_merge_main(int argc, char **argv)
         if (rc != 0)
             goto out;
         if (b[i].file->damaged_bytes) {
+            char shown[QCA_PATH_SHOWN + 1];   /* [brief paths] */
             qcl_error("merge", "ledger '%s': truncated or damaged after its last whole record "
                       "(%zu bytes of %zu): resume its count (the same command) to finish it",
-                      b[i].path, b[i].file->damaged_bytes, b[i].file->file_bytes);
+                      qca_path_brief(b[i].path, shown), b[i].file->damaged_bytes,
+                      b[i].file->file_bytes);
             goto out;
         }
     }

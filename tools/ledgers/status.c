@@ -26,6 +26,7 @@
 
 #include "ledger_files.h"
 #include "ledgers.h"
+#include "quote.h"
 #include "status.h"
 
 static const char usage[] =
@@ -101,10 +102,11 @@ static int take(qcl_status_state *s, const qcl_bound *b, int i)
             if (s->solutions[u] == e->tally.solutions) {
                 s->repeated++;
             } else {
-                char a[48], c[48];
+                char a[48], c[48], pa[QCA_PATH_SHOWN + 1], pb[QCA_PATH_SHOWN + 1];
                 qcl_error("status", "unit %zu has two tallies: %s solutions in ledger '%s', %s in "
-                          "ledger '%s'", u, qc_u128_format(s->solutions[u], a), b[s->from[u]].path,
-                          qc_u128_format(e->tally.solutions, c), b[i].path);
+                          "ledger '%s'", u, qc_u128_format(s->solutions[u], a),
+                          qca_path_brief(b[s->from[u]].path, pa),   /* [brief paths] */
+                          qc_u128_format(e->tally.solutions, c), qca_path_brief(b[i].path, pb));
                 s->conflicts++;
             }
             continue;

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "quote.h"
 #include "status.h"
 
 #define CHART_W 640
@@ -198,14 +199,16 @@ int qcl_status_html(const qcl_status_state *s, const qcl_bound *b, int count, co
                     double refresh)
 {
     char tmp[4200];
+    char shown_buf[QCA_PATH_SHOWN + 1];   /* [brief paths] */
+    const char *shown = qca_path_brief(path, shown_buf);
     if (snprintf(tmp, sizeof tmp, "%s.new-%ld", path, (long)getpid()) >= (int)sizeof tmp) {
-        qcl_error("status", "--html '%s': the path is too long", path);
+        qcl_error("status", "--html '%s': the path is too long", shown);
         return 2;
     }
     int64_t *times = malloc((s->n_finished ? s->n_finished : 1) * sizeof *times);
     FILE *out = times ? fopen(tmp, "w") : NULL;
     if (!out) {
-        qcl_error("status", "--html '%s': %s", path, times ? strerror(errno) : "out of memory");
+        qcl_error("status", "--html '%s': %s", shown, times ? strerror(errno) : "out of memory");
         free(times);
         return 2;
     }
@@ -215,7 +218,7 @@ int qcl_status_html(const qcl_status_state *s, const qcl_bound *b, int count, co
     failed |= fflush(out) != 0 || fsync(fileno(out)) != 0;
     failed |= fclose(out) != 0;
     if (failed || rename(tmp, path) != 0) {
-        qcl_error("status", "--html '%s': cannot write: %s", path, strerror(errno));
+        qcl_error("status", "--html '%s': cannot write: %s", shown, strerror(errno));
         unlink(tmp);
         return 2;
     }
