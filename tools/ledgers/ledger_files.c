@@ -21,8 +21,7 @@ void qcl_error(const char *command, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg + at, sizeof msg - (size_t)at, fmt, ap);
     va_end(ap);
-    qca_quote_in_place(msg, sizeof msg);   /* one line, whatever a file name holds */
-    qca_print_error(msg);
+    qca_print_error(msg);   /* escaped there: one line, whatever a file name holds */
 }
 
 int qcl_json_options(int argc, char **argv, const char *command, const char *usage, int *json)
