@@ -162,10 +162,23 @@ got=$("$qcount" merge "$run"/qcount-20.part-*-of-2.ledger 2>"$tmp/err")
 grep -q "^part 1/2 of N=20: " "$run/part-1.out" && ok || bad "the resumed part's .out: $(cat "$run/part-1.out")"
 report slurm_cancel
 
+# job_log ID: what Slurm said of job ID, for a failure's message
+job_log() {
+    scontrol show job "$1" | grep -o 'JobState=[A-Z_]*\|Restarts=[0-9]*\|Reason=[^ ]*\|TimeLimit=[^ ]*\|RunTime=[^ ]*\|ExitCode=[^ ]*' | tr '\n' ' '
+    grep -h "JobId=$1[ _(]\|job $1[ _]\|JobId=$1\$" "$tmp/slurm/slurmctld.log" 2>/dev/null | tail -n 12
+    echo "slurmd:"; tail -n 15 "$tmp/slurm/slurmd.log" 2>/dev/null
+    [ ! -s "$run/.part-1.stderr" ] || { echo "qcount's stderr left behind:"; cat "$run/.part-1.stderr"; }
+}
+
 # ---- limit: stopped by --signal before its time limit, requeued --------------
-# Slurm checks time limits every 30 s or so: a signal due 10 s after the
-# start comes within about 40 s (later on a loaded host: once 75 s); the
-# limit itself is 170 s after the signal, so the part stops before it.
+# slurmctld checks time limits every 30 s (PERIODIC_TIMEOUT) and sends a
+# --signal at the first check less than 30 s before it is due, once; a
+# signal sent before slurmd has started the batch step is lost (slurmd:
+# "kill for nonexistent ... stepd_connect failed"), and the job runs into
+# its limit (state TIMEOUT).  So the signal here is due 45 s after the
+# start (--time=3, @135): it is sent 15 to 45 s after the start (later on
+# a loaded host), when the batch script has long been trapping TERM, and
+# some 135 s before the limit.
 # The part must still be counting when the signal comes, however fast the
 # machine: it runs the qcount_fault build, whose units after the first 64
 # wait while the file $pause exists ([paused units]), so that it is
@@ -173,8 +186,8 @@ report slurm_cancel
 # requeued run, which counts the rest unpaused.
 pause=$tmp/limit.pause
 touch "$pause"
-job=$(sbatch --parsable --array=1 --time=3 --signal=B:TERM@170 \
-      --export=ALL,N=20,PARTS=2,QCOUNT_ISA=portable,QCOUNT="$qcount_fault",QCOUNT_TEST_PAUSE_WHILE="$pause",QCOUNT_TEST_PAUSE_AFTER=64 "$parts")
+job=$(sbatch --parsable --array=1 --time=3 --signal=B:TERM@135 \
+      --export=ALL,N=20,PARTS=2,QCOUNT="$qcount_fault",QCOUNT_TEST_PAUSE_WHILE="$pause",QCOUNT_TEST_PAUSE_AFTER=64 "$parts")
 run=$work/qcount-N20-job$job
 running "$job" "$run/qcount-20.part-1-of-2.ledger" || bad "the limited part never ran"
 done_job "$job" 240 || bad "the limited part: still queued after its time limit"
@@ -182,7 +195,7 @@ rm -f "$pause"
 st=$(state "$job")
 grep -q "^qcount: stopped by SIGTERM: [0-9]* of 2343 work units are saved" "$run/part-1.err" \
     && grep -q "stopped (status 143) in job" "$run/part-1.err" && [ "$st" = FAILED ] && ok \
-    || bad "no stop line at the time limit (state $st): $(cat "$run/part-1.err")"
+    || bad "no stop line at the time limit (state $st): $(cat "$run/part-1.err"; job_log "$job")"
 # requeued held, given time, released: it resumes from its ledger.  Not
 # in the second its first run was killed: slurmd revokes a killed job's
 # credential and refuses any of that job made in the same second ("Job N
@@ -193,13 +206,6 @@ sleep 2
 scontrol requeuehold "$job" && scontrol update JobId="$job" TimeLimit=10:00 StartTime=now \
     && scontrol show job "$job" | grep -q 'TimeLimit=00:10:00' \
     && scontrol release "$job" && ok || bad "requeue of $job: $(scontrol show job "$job" | grep -o 'JobState=[A-Z_]*\|TimeLimit=[^ ]*')"
-# job_log ID: what Slurm said of job ID, for a failure's message
-job_log() {
-    scontrol show job "$1" | grep -o 'JobState=[A-Z_]*\|Restarts=[0-9]*\|Reason=[^ ]*\|TimeLimit=[^ ]*\|RunTime=[^ ]*\|ExitCode=[^ ]*' | tr '\n' ' '
-    grep -h "JobId=$1[ _(]\|job $1[ _]\|JobId=$1\$" "$tmp/slurm/slurmctld.log" 2>/dev/null | tail -n 12
-    echo "slurmd:"; tail -n 15 "$tmp/slurm/slurmd.log" 2>/dev/null
-    [ ! -s "$run/.part-1.stderr" ] || { echo "qcount's stderr left behind:"; cat "$run/.part-1.stderr"; }
-}
 appears "$run/part-1.out" && done_job "$job" 30 || bad "the requeued part: not run again ($(job_log "$job"))"
 # with the other run's part 2, which is the same part of the same count
 got=$("$qcount" merge "$run/qcount-20.part-1-of-2.ledger" "$cancelled/qcount-20.part-2-of-2.ledger" 2>"$tmp/err")
