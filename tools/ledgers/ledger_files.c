@@ -24,6 +24,15 @@ void qcl_error(const char *command, const char *fmt, ...)
     qca_print_error(msg);   /* escaped there: one line, whatever a file name holds */
 }
 
+void qcl_two_tallies(const char *command, size_t u, qc_u128 first, const char *first_path,
+                     qc_u128 second, const char *second_path)
+{
+    char a[48], c[48], pa[QCA_PATH_SHOWN + 1], pb[QCA_PATH_SHOWN + 1];   /* [brief paths] */
+    qcl_error(command, "unit %zu has two tallies: %s solutions in ledger '%s', %s in ledger '%s'",
+              u, qc_u128_format(first, a), qca_path_brief(first_path, pa),
+              qc_u128_format(second, c), qca_path_brief(second_path, pb));
+}
+
 int qcl_json_options(int argc, char **argv, const char *command, const char *usage, int *json)
 {
     return qcl_json_options_help(argc, argv, command, usage, usage, json);

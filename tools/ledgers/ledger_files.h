@@ -26,6 +26,11 @@ int qcl_load_for(const char *path, const qc_plan *plan, qcl_bound *out);
 void qcl_free(qcl_bound *b);
 /* Prints "qcount: <command>: <message>" on stderr, one line. */
 void qcl_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Says that unit u has two tallies that differ, `first` in ledger
+ * first_path and `second` in second_path (merge, status): one qcl_error
+ * line, the paths shown brief ([brief paths]). */
+void qcl_two_tallies(const char *command, size_t u, qc_u128 first, const char *first_path,
+                     qc_u128 second, const char *second_path);
 
 /* The options merge and show share, --json (-j) and --help (-h), from
  * argv into *json; optind is left at the first file.  Returns -1 to go

@@ -103,11 +103,8 @@ static void take(merge_state *m, const qcl_bound *b, int i)
             m->repeated++;
             continue;
         }
-        char a[48], c[48], pa[QCA_PATH_SHOWN + 1], pb[QCA_PATH_SHOWN + 1];   /* [brief paths] */
-        qcl_error("merge", "unit %zu has two tallies: %s solutions in ledger '%s', %s in "
-                  "ledger '%s'", u, qc_u128_format(m->tally[u].solutions, a),
-                  qca_path_brief(b[m->from[u]].path, pa), qc_u128_format(e->tally.solutions, c),
-                  qca_path_brief(b[i].path, pb));
+        qcl_two_tallies("merge", u, m->tally[u].solutions, b[m->from[u]].path,
+                        e->tally.solutions, b[i].path);
         m->conflicts++;
     }
 }

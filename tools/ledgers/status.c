@@ -26,7 +26,6 @@
 
 #include "ledger_files.h"
 #include "ledgers.h"
-#include "quote.h"
 #include "status.h"
 
 static const char usage[] =
@@ -102,11 +101,8 @@ static int take(qcl_status_state *s, const qcl_bound *b, int i)
             if (s->solutions[u] == e->tally.solutions) {
                 s->repeated++;
             } else {
-                char a[48], c[48], pa[QCA_PATH_SHOWN + 1], pb[QCA_PATH_SHOWN + 1];
-                qcl_error("status", "unit %zu has two tallies: %s solutions in ledger '%s', %s in "
-                          "ledger '%s'", u, qc_u128_format(s->solutions[u], a),
-                          qca_path_brief(b[s->from[u]].path, pa),   /* [brief paths] */
-                          qc_u128_format(e->tally.solutions, c), qca_path_brief(b[i].path, pb));
+                qcl_two_tallies("status", u, s->solutions[u], b[s->from[u]].path,
+                                e->tally.solutions, b[i].path);
                 s->conflicts++;
             }
             continue;
