@@ -18,13 +18,21 @@
 #include "kernel/kernel.h"   /* qck_full_mask */
 #include "orbits.h"
 
+/* [mirror by reversal] The word's bits reversed (pairs, nibbles, then
+ * bytes), then shifted down so that column c lands on n-1-c; columns from
+ * n on fall off.  A plan weighs every column set of every pattern, on odd
+ * N once for each middle column (qcj_triple_weight, two mirrors each):
+ * with a loop over the columns here, that was 71% of the time of the
+ * plans of N=27..32, and N=29's plan took 3.6 times as long
+ * (performance-log.md, "2026-12-07 (sixth sitting) — …"). */
 uint32_t qcj_mirror(uint32_t s, int n)
 {
-    uint32_t r = 0;
-    for (int c = 0; c < n; c++)
-        if (s >> c & 1u)
-            r |= 1u << (n - 1 - c);
-    return r;
+    if (n <= 0)
+        return 0;
+    uint32_t r = (s >> 1 & 0x55555555u) | (s & 0x55555555u) << 1;
+    r = (r >> 2 & 0x33333333u) | (r & 0x33333333u) << 2;
+    r = (r >> 4 & 0x0f0f0f0fu) | (r & 0x0f0f0f0fu) << 4;
+    return __builtin_bswap32(r) >> (32 - n);
 }
 
 int qcj_pattern_canonical(uint32_t q, uint32_t m, int n, int flip)

@@ -29,6 +29,27 @@
  * sort's two), where each size costs four or five times the one below */
 static int quick;
 
+/* [mirror by reversal] qcj_mirror against a loop over the columns: every
+ * board width, the empty and full sets, single columns, sets with bits
+ * past the board (which fall off), and random words. */
+static void test_mirror(void)
+{
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    for (int n = 1; n <= 32; n++) {
+        const uint32_t full = n == 32 ? UINT32_MAX : (1u << n) - 1u;
+        for (int k = 0; k < 2000; k++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            uint32_t s = k == 0 ? 0 : k == 1 ? full : k == 2 ? UINT32_MAX
+                       : k < 3 + 32 ? 1u << (k - 3) : (uint32_t)(x >> 16);
+            uint32_t want = 0;
+            for (int c = 0; c < n; c++)
+                if (s >> c & 1u)
+                    want |= 1u << (n - 1 - c);
+            CHECK(qcj_mirror(s, n) == want, "n=%d s=%08x: %08x, want %08x", n, s, qcj_mirror(s, n), want);
+        }
+    }
+}
+
 /* Weights against brute-force orbits: over the canonical units, the
  * weights of the counted sets add up to the number of all top sets (each
  * orbit once, with its size), and each weight is its orbit's size. */
@@ -995,6 +1016,7 @@ int main(int argc, char **argv)
         test_large_bands(known, 17);
         return check_report("join plan, large");
     }
+    test_mirror();
     test_weights();
     test_engine(26);
     test_parameters(known);
