@@ -20,11 +20,11 @@
 
 /* [mirror by reversal] The word's bits reversed (pairs, nibbles, then
  * bytes), then shifted down so that column c lands on n-1-c; columns from
- * n on fall off.  A plan weighs every column set of every pattern, on odd
- * N once for each middle column (qcj_triple_weight, two mirrors each):
- * with a loop over the columns here, that was 71% of the time of the
- * plans of N=27..32, and N=29's plan took 3.6 times as long
- * (performance-log.md, "2026-12-07 (sixth sitting) — …"). */
+ * n on fall off.  No loop over the columns: a plan weighs every column
+ * set of every pattern, on odd N once for each middle column
+ * (qcj_triple_weight, two mirrors each), and a loop made that 71% of the
+ * time of the plans of N=27..32 (performance-log.md, "2026-12-07 (sixth
+ * sitting) — …"). */
 uint32_t qcj_mirror(uint32_t s, int n)
 {
     if (n <= 0)

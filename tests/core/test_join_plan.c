@@ -23,6 +23,7 @@
 #include "kernel/kernel.h"
 #include "plan.h"
 #include "check.h"
+#include "random.h"
 #include "known.h"
 
 /* 1 under "quick": the sweeps over sizes stop a size lower (the coarse
@@ -34,13 +35,11 @@ static int quick;
  * past the board (which fall off), and random words. */
 static void test_mirror(void)
 {
-    uint64_t x = 0x9e3779b97f4a7c15ull;
     for (int n = 1; n <= 32; n++) {
         const uint32_t full = n == 32 ? UINT32_MAX : (1u << n) - 1u;
         for (int k = 0; k < 2000; k++) {
-            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-            uint32_t s = k == 0 ? 0 : k == 1 ? full : k == 2 ? UINT32_MAX
-                       : k < 3 + 32 ? 1u << (k - 3) : (uint32_t)(x >> 16);
+            const uint32_t s = k == 0 ? 0 : k == 1 ? full : k == 2 ? UINT32_MAX
+                             : k < 3 + 32 ? 1u << (k - 3) : (uint32_t)(next_random() >> 16);
             uint32_t want = 0;
             for (int c = 0; c < n; c++)
                 if (s >> c & 1u)
