@@ -239,7 +239,13 @@ static inline int qcj_key_bits(int n)
  * the memory budget; the record plan again"), once its listing's
  * placements are freed before its halves ([listing freed], join/unit.c:
  * N=24's last units 516 -> 421 MiB; performance-log.md, "2026-12-06 —
- * the Zen 5 again: …"). */
+ * the Zen 5 again: …").  [top lists freed] From N=26, where a unit lists
+ * its bands set by set, a chunk of tops also takes the room of the top's
+ * lists, which are freed while it is joined: N=28 units whose tops now
+ * take fewer chunks took 0.70-0.90 of the time, those in as many chunks
+ * as before 0.95-1.00, peaks 294-476 MiB (performance-log.md, "2026-12-07
+ * (eighth sitting) — the top's band lists freed while its tops are
+ * joined; …"). */
 #define QCJ_UNIT_MEMORY_BUDGET ((size_t)464 << 20)
 #define QCJ_TOP_BYTES 16
 #define QCJ_BOTTOM_BYTES 26

@@ -69,6 +69,7 @@ typedef struct qcj_paths {
     uint64_t set_keys;        /* [set key] chunks of tops with their set's own key */
     uint64_t spread_keys;     /* [spread key sample] ... chosen on the spread bottoms */
     uint64_t own_lists;       /* [own lists] sets whose bands were listed for them */
+    uint64_t top_relists;     /* [top lists freed] top lists listed again for a chunk */
 } qcj_paths;
 
 /* What a count is given besides the halves. */

@@ -82,6 +82,19 @@ static int held_tops(const unit_walk *w)
     return w->p->geo.memory_budget && w->joiner->middle == QCJ_MIDDLE_CARRIED;
 }
 
+/* [top lists freed] With [tops held grouped] and [own lists] (the unit's
+ * own scratch holds its sides), the top's band lists are freed once a
+ * chunk of tops is built, and listed again before the next chunk: the
+ * bottoms are built and joined beside the bottom's lists alone, so a chunk
+ * of tops takes the room of the top's lists or of a chunk of bottoms,
+ * whichever is larger, not of both (budget_cap).  Fewer, longer chunks of
+ * tops build the bottoms fewer times, and each low key part of a tile
+ * fills more blocks: see config.h, QCJ_UNIT_MEMORY_BUDGET. */
+static int frees_top_lists(const unit_walk *w)
+{
+    return held_tops(w) && w->p->geo.own_lists && w->sides == w->sc->side;
+}
+
 /* [halves capped] The next chunk of the tops on top column set s, from
  * split *at on (halves.h), into *tops, ungrouped; none (count 0) when
  * every split is taken or none has a top. */
@@ -268,13 +281,30 @@ static int count_pass(unit_walk *w, uint32_t s, uint32_t cols, int last_pass, to
     return rc;
 }
 
+/* [own lists] Lists one side's bands of column set s (side 0: the top's,
+ * on s; 1: the bottom's, on the rest) into the scratch's side, ranked as
+ * over the side's columns; the queens placed go to the work reported. */
+static int list_side(unit_walk *w, int side, uint32_t s, const int *stop)
+{
+    const qcj_plan *p = w->p;
+    const uint32_t cols = side ? qck_full_mask(p->geo.n) & ~s : s;
+    uint64_t placed = 0;
+    const qcj_listing l = {.geo = &p->geo, .rank = &p->rank, .tmp = w->sc->band_tmp, .stop = stop,
+                           .placed = &placed};
+    const int rc = qcj_side_build(&l, side, side ? w->rest : w->q, cols, &w->sc->side[side]);
+    w->steps += placed;
+    return rc;
+}
+
 /* Adds the solutions whose top half uses column set s and one of the
  * unit's top splits ([set shares]), times their weights, to w->total
  * (set_passes).  [halves capped] Tops past the
  * geometry's halves_cap are taken in chunks, each joined with every pass's
  * bottoms, which are built again for each chunk: memory stays near two
  * chunks of halves whatever N, for the bottoms' building once more per
- * chunk (reported as work). */
+ * chunk (reported as work).  [top lists freed] Where the top's lists are
+ * freed once a chunk is built, they are listed again for the next chunk,
+ * after the last chunk's tops are freed (also reported as work). */
 static int count_set(unit_walk *w, uint32_t s)
 {
     uint32_t cols[32];
@@ -296,9 +326,18 @@ static int count_set(unit_walk *w, uint32_t s)
             for (size_t i = 0; i < sizeof last / sizeof *last; i++)
                 qcj_vec_free(last[i]);
         }
+        if (chunk > 0 && frees_top_lists(w)) {   /* [top lists freed]: listed again, */
+            qcj_vec_free(&w->sc->raw[0]);         /* the last chunk's tops freed first */
+            w->sc->paths.top_relists++;             /* [path counters] */
+            const int rc = list_side(w, 0, s, qci_stop_flag);
+            if (rc != QC_OK)
+                return rc;
+        }
         int rc = make_tops(w, s, &at, &tops);
         if (rc != QC_OK || tops.count == 0)
             return rc;
+        if (frees_top_lists(w))
+            qcj_side_free(&w->sc->side[0]);     /* [top lists freed] */
         w->sc->paths.top_chunks += chunk > 0;   /* [path counters] */
         for (int pass = 0; pass < passes; pass++) {
             uint64_t pairs = 0;
@@ -321,7 +360,11 @@ static int count_set(unit_walk *w, uint32_t s)
  * grouped] at QCJ_TOP_HELD_BYTES: a column set's
  * bottoms are built again for each chunk of its tops, so the fewer chunks
  * of tops the fewer builds, while a join of fewer bottoms meets each top
- * block in more tiles ([bottom tiles]).  Neither cap falls below a
+ * block in more tiles ([bottom tiles]).  [top lists freed] Where the
+ * top's lists are freed while its tops are joined, a chunk of tops takes
+ * the budget less the bottom's lists and the larger of the top's lists
+ * (held while the chunk is built) and a chunk of bottoms (held while it
+ * is joined).  Neither cap falls below a
  * sixteenth of the halves the budget holds, so that a unit whose lists
  * fill it still goes on.  Where a cap falls, the halves' buffers, which
  * hold the pages of larger chunks, are freed first.  With a budget the
@@ -358,8 +401,15 @@ static void budget_cap(unit_walk *w)
     if (g->halves_cap && bottoms > g->halves_cap)
         bottoms = g->halves_cap;
     const size_t top_bytes = held_tops(w) ? QCJ_TOP_HELD_BYTES : QCJ_TOP_BYTES;
-    size_t tops = room > bottoms * QCJ_BOTTOM_BYTES
-                ? (room - bottoms * QCJ_BOTTOM_BYTES) / top_bytes : 0;
+    size_t tops_room = room > bottoms * QCJ_BOTTOM_BYTES ? room - bottoms * QCJ_BOTTOM_BYTES : 0;
+    if (frees_top_lists(w)) {               /* [top lists freed] */
+        const size_t top_lists = w->lists[0][0] + w->lists[0][1];
+        const size_t beside = top_lists > bottoms * QCJ_BOTTOM_BYTES ? top_lists
+                                                                     : bottoms * QCJ_BOTTOM_BYTES;
+        const size_t held = lists - top_lists + beside;   /* the bottom's lists and that */
+        tops_room = g->memory_budget > held ? g->memory_budget - held : 0;
+    }
+    size_t tops = tops_room / top_bytes;
     if (tops < least)
         tops = least;
     if (tops > QCJ_TOPS_CAP_MOST)
@@ -381,16 +431,10 @@ static void budget_cap(unit_walk *w)
  * placed go to the work reported. */
 static int list_set(unit_walk *w, uint32_t s, const int *stop)
 {
-    const qcj_plan *p = w->p;
-    const uint32_t rest_cols = qck_full_mask(p->geo.n) & ~s;
-    uint64_t placed = 0;
     w->sc->paths.own_lists++;               /* [path counters] */
-    const qcj_listing l = {.geo = &p->geo, .rank = &p->rank, .tmp = w->sc->band_tmp, .stop = stop,
-                           .placed = &placed};
-    int rc = qcj_side_build(&l, 0, w->q, s, &w->sc->side[0]);
+    int rc = list_side(w, 0, s, stop);
     if (rc == QC_OK)
-        rc = qcj_side_build(&l, 1, w->rest, rest_cols, &w->sc->side[1]);
-    w->steps += placed;
+        rc = list_side(w, 1, s, stop);
     return rc;
 }
 
