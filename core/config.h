@@ -223,6 +223,15 @@ static inline int qcj_key_bits(int n)
  * (performance-log.md, "2026-11-25 — record sizes in bounded memory: N=26
  * to 28") */
 
+/* [bottoms take the rest] The most bottoms a join holds, as a multiple of
+ * QCJ_HALVES_CAP, where they take the budget a chunk of tops leaves
+ * (join/unit.c).  N=28 unit 3908318 (its tops in one chunk), bottoms a
+ * join at 4, 8 and 16 Mi: 22.1-22.8, 17.4-17.9 and 14.6 s; the budget
+ * bounds them first (some 8-13 Mi at N=28).  (performance-log.md,
+ * "2026-12-07 (eighth sitting) — the top's band lists freed while its
+ * tops are joined; …") */
+#define QCJ_BOTTOMS_GROWTH 4
+
 /* [halves capped] The halves of a side one join holds (join/unit.c): more
  * tops make chunks, each with all the set's bottoms built again.  At 4 Mi
  * N=28 unit 6000000 peaks 376 MiB above the plan, at 2 Mi 300 MiB for

@@ -70,6 +70,8 @@ typedef struct qcj_paths {
     uint64_t spread_keys;     /* [spread key sample] ... chosen on the spread bottoms */
     uint64_t own_lists;       /* [own lists] sets whose bands were listed for them */
     uint64_t top_relists;     /* [top lists freed] top lists listed again for a chunk */
+    uint64_t grown_bottoms;   /* [bottoms take the rest] chunks of tops whose joins hold
+                               * more bottoms than the set's cap */
 } qcj_paths;
 
 /* What a count is given besides the halves. */

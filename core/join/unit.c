@@ -52,6 +52,7 @@ typedef struct unit_walk {
     size_t cap[2];        /* [halves capped] tops a chunk holds, bottoms a join holds
                            * (0: no cap); [long tops] under a memory budget */
     size_t lists[2][2];   /* ... each band list's largest so far, bytes */
+    size_t bottoms_least; /* ... bottoms a join holds at least ([bottoms take the rest]) */
     uint64_t steps;       /* queens placed, pairs of band placements and of halves tested */
     qc_u128 total;
     uint32_t set;         /* the top column set being counted ...                  */
@@ -281,6 +282,33 @@ static int count_pass(unit_walk *w, uint32_t s, uint32_t cols, int last_pass, to
     return rc;
 }
 
+/* [bottoms take the rest] Where the top's lists are freed while a chunk of
+ * tops is joined ([top lists freed]), the bottoms a join holds beside the
+ * chunk's `tops`: what the budget leaves past the bottom's lists and the
+ * tops, at QCJ_BOTTOM_BYTES a bottom, at least budget_cap's and at most
+ * QCJ_BOTTOMS_GROWTH times the geometry's halves_cap.  A join of more
+ * bottoms holds more of them a tile and more tops a low key part, so its
+ * builds and copies are shared by more pairs: see config.h. */
+static size_t bottoms_beside(const unit_walk *w, size_t tops)
+{
+    const qcj_geometry *g = &w->p->geo;
+    const size_t held = w->lists[1][0] + w->lists[1][1] + tops * QCJ_TOP_HELD_BYTES;
+    size_t bottoms = g->memory_budget > held ? (g->memory_budget - held) / QCJ_BOTTOM_BYTES : 0;
+    if (g->halves_cap && bottoms > g->halves_cap * QCJ_BOTTOMS_GROWTH)
+        bottoms = g->halves_cap * QCJ_BOTTOMS_GROWTH;
+    return bottoms > w->bottoms_least ? bottoms : w->bottoms_least;
+}
+
+/* [top lists freed] At a set's end, its halves' buffers freed: the next
+ * set's lists are made beside none of them. */
+static void halves_done(unit_walk *w)
+{
+    qcj_scratch *sc = w->sc;
+    qcj_vec *halves[] = {&sc->raw[0], &sc->raw[1], &sc->low[1], &sc->joiner_scratch};
+    for (size_t i = 0; i < sizeof halves / sizeof *halves; i++)
+        qcj_vec_free(halves[i]);
+}
+
 /* [own lists] Lists one side's bands of column set s (side 0: the top's,
  * on s; 1: the bottom's, on the rest) into the scratch's side, ranked as
  * over the side's columns; the queens placed go to the work reported. */
@@ -334,10 +362,15 @@ static int count_set(unit_walk *w, uint32_t s)
                 return rc;
         }
         int rc = make_tops(w, s, &at, &tops);
-        if (rc != QC_OK || tops.count == 0)
+        if (rc != QC_OK)
             return rc;
-        if (frees_top_lists(w))
+        if (tops.count == 0)
+            break;
+        if (frees_top_lists(w)) {
             qcj_side_free(&w->sc->side[0]);     /* [top lists freed] */
+            w->cap[1] = bottoms_beside(w, tops.count);   /* [bottoms take the rest] */
+            w->sc->paths.grown_bottoms += w->cap[1] > w->bottoms_least;   /* [path counters] */
+        }
         w->sc->paths.top_chunks += chunk > 0;   /* [path counters] */
         for (int pass = 0; pass < passes; pass++) {
             uint64_t pairs = 0;
@@ -347,6 +380,8 @@ static int count_set(unit_walk *w, uint32_t s)
             w->total += (qc_u128)pairs * (unsigned)weight[pass];
         }
     }
+    if (frees_top_lists(w))
+        halves_done(w);                     /* [top lists freed] */
     return QC_OK;
 }
 
@@ -422,7 +457,7 @@ static void budget_cap(unit_walk *w)
             qcj_vec_free(halves[i]);
     }
     w->cap[0] = tops;
-    w->cap[1] = bottoms;
+    w->cap[1] = w->bottoms_least = bottoms;
 }
 
 /* [own lists] Lists the bands of column set s alone into the scratch's

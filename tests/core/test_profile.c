@@ -95,12 +95,14 @@ static void print_paths(int p, const char *level, const qcj_paths *c)
 {
     printf("p=%d %s: top_chunks %llu bottom_chunks %llu tiled_joins %llu paired_sweeps %llu "
            "share_units %llu in_place %llu coarse %llu set_keys %llu spread_keys %llu "
-           "own_lists %llu top_relists %llu\n", p, level, (unsigned long long)c->top_chunks,
+           "own_lists %llu top_relists %llu grown_bottoms %llu\n", p, level,
+           (unsigned long long)c->top_chunks,
            (unsigned long long)c->bottom_chunks, (unsigned long long)c->tiled_joins,
            (unsigned long long)c->paired_sweeps, (unsigned long long)c->share_units,
            (unsigned long long)c->in_place, (unsigned long long)c->coarse,
            (unsigned long long)c->set_keys, (unsigned long long)c->spread_keys,
-           (unsigned long long)c->own_lists, (unsigned long long)c->top_relists);
+           (unsigned long long)c->own_lists, (unsigned long long)c->top_relists,
+           (unsigned long long)c->grown_bottoms);
 }
 
 /* The paths profile p takes ran at level `level` (config.h's row). */
@@ -125,6 +127,9 @@ static void check_paths(int p, const char *level, const qcj_paths *c)
     CHECK((c->top_relists > 0) == (row->own && s.memory_budget && c->top_chunks > 0),
           "p=%d at %s: top lists listed again %llu times", p, level,
           (unsigned long long)c->top_relists);
+    /* [bottoms take the rest] ... and the joins beside them hold more bottoms */
+    CHECK((c->grown_bottoms > 0) == (row->own && s.memory_budget), "p=%d at %s: %llu grown",
+          p, level, (unsigned long long)c->grown_bottoms);
     if (qcj_key_bits(p) >= QCJ_SORT_COARSE_FROM_BITS)
         CHECK(c->coarse > 0, "p=%d at %s: no grouping in two passes", p, level);
     CHECK(c->set_keys > 0 && c->spread_keys > 0, "p=%d at %s: set keys %llu, spread %llu", p,
