@@ -226,8 +226,9 @@ static inline int qcj_key_bits(int n)
 /* [bottoms take the rest] The most bottoms a join holds, as a multiple of
  * QCJ_HALVES_CAP, where they take the budget a chunk of tops leaves
  * (join/unit.c).  N=28 unit 3908318 (its tops in one chunk), bottoms a
- * join at 4, 8 and 16 Mi: 22.1-22.8, 17.4-17.9 and 14.6 s; the budget
- * bounds them first (some 8-13 Mi at N=28).  (performance-log.md,
+ * join at 4, 8 and 16 Mi: 22.1-22.8, 17.3-17.9 and 14.6 s (peaks 294,
+ * 375 and 551 MiB); below 16 Mi the budget bounds them first.
+ * (performance-log.md,
  * "2026-12-07 (eighth sitting) — the top's band lists freed while its
  * tops are joined; …") */
 #define QCJ_BOTTOMS_GROWTH 4

@@ -83,14 +83,21 @@ static int held_tops(const unit_walk *w)
     return w->p->geo.memory_budget && w->joiner->middle == QCJ_MIDDLE_CARRIED;
 }
 
+/* Frees the n buffers at v (their pages go back to the system). */
+static void free_vecs(qcj_vec *const *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        qcj_vec_free(v[i]);
+}
+
 /* [top lists freed] With [tops held grouped] and [own lists] (the unit's
  * own scratch holds its sides), the top's band lists are freed once a
  * chunk of tops is built, and listed again before the next chunk: the
  * bottoms are built and joined beside the bottom's lists alone, so a chunk
  * of tops takes the room of the top's lists or of a chunk of bottoms,
  * whichever is larger, not of both (budget_cap).  Fewer, longer chunks of
- * tops build the bottoms fewer times, and each low key part of a tile
- * fills more blocks: see config.h, QCJ_UNIT_MEMORY_BUDGET. */
+ * tops build the bottoms fewer times, and their joins cost less a pair
+ * (measured: config.h, QCJ_UNIT_MEMORY_BUDGET). */
 static int frees_top_lists(const unit_walk *w)
 {
     return held_tops(w) && w->p->geo.own_lists && w->sides == w->sc->side;
@@ -287,8 +294,7 @@ static int count_pass(unit_walk *w, uint32_t s, uint32_t cols, int last_pass, to
  * chunk's `tops`: what the budget leaves past the bottom's lists and the
  * tops, at QCJ_BOTTOM_BYTES a bottom, at least budget_cap's and at most
  * QCJ_BOTTOMS_GROWTH times the geometry's halves_cap.  A join of more
- * bottoms holds more of them a tile and more tops a low key part, so its
- * builds and copies are shared by more pairs: see config.h. */
+ * bottoms costs less a pair (measured: config.h, QCJ_BOTTOMS_GROWTH). */
 static size_t bottoms_beside(const unit_walk *w, size_t tops)
 {
     const qcj_geometry *g = &w->p->geo;
@@ -304,9 +310,8 @@ static size_t bottoms_beside(const unit_walk *w, size_t tops)
 static void halves_done(unit_walk *w)
 {
     qcj_scratch *sc = w->sc;
-    qcj_vec *halves[] = {&sc->raw[0], &sc->raw[1], &sc->low[1], &sc->joiner_scratch};
-    for (size_t i = 0; i < sizeof halves / sizeof *halves; i++)
-        qcj_vec_free(halves[i]);
+    qcj_vec *const halves[] = {&sc->raw[0], &sc->raw[1], &sc->low[1], &sc->joiner_scratch};
+    free_vecs(halves, sizeof halves / sizeof *halves);
 }
 
 /* [own lists] Lists one side's bands of column set s (side 0: the top's,
@@ -350,9 +355,8 @@ static int count_set(unit_walk *w, uint32_t s)
         top_chunk tops;
         if (held_tops(w)) {                 /* [tops held grouped] the last chunk's bottoms */
             qcj_scratch *sc = w->sc;
-            qcj_vec *last[] = {&sc->raw[1], &sc->low[1], &sc->joiner_scratch};
-            for (size_t i = 0; i < sizeof last / sizeof *last; i++)
-                qcj_vec_free(last[i]);
+            qcj_vec *const last[] = {&sc->raw[1], &sc->low[1], &sc->joiner_scratch};
+            free_vecs(last, sizeof last / sizeof *last);
         }
         if (chunk > 0 && frees_top_lists(w)) {   /* [top lists freed]: listed again, */
             qcj_vec_free(&w->sc->raw[0]);         /* the last chunk's tops freed first */
@@ -451,10 +455,9 @@ static void budget_cap(unit_walk *w)
         tops = QCJ_TOPS_CAP_MOST;
     if ((w->cap[0] && tops < w->cap[0]) || (w->cap[1] && bottoms < w->cap[1])) {
         qcj_scratch *sc = w->sc;
-        qcj_vec *halves[] = {&sc->raw[0], &sc->raw[1], &sc->low[0], &sc->low[1], &sc->spared,
-                             &sc->joiner_scratch};
-        for (size_t i = 0; i < sizeof halves / sizeof *halves; i++)
-            qcj_vec_free(halves[i]);
+        qcj_vec *const halves[] = {&sc->raw[0], &sc->raw[1], &sc->low[0], &sc->low[1],
+                                   &sc->spared, &sc->joiner_scratch};
+        free_vecs(halves, sizeof halves / sizeof *halves);
     }
     w->cap[0] = tops;
     w->cap[1] = w->bottoms_least = bottoms;
